@@ -1,0 +1,99 @@
+/**
+ * The workspace service: the only way a tool plugin touches files or runs commands.
+ * The kernel routes each call to the session's sandbox backend (local, docker, ssh, ...),
+ * so a tool plugin written against this interface runs unchanged on every backend.
+ *
+ * Paths are workspace paths as the model sees them: relative to the workspace root, or
+ * absolute inside the sandbox namespace (e.g. `/workspace/src/a.ts`). Backends admit a path
+ * only through their path mappings; an unmatched path is refused, never resolved on the host.
+ *
+ * @since 1
+ */
+export interface WorkspaceStat {
+  /** Canonical workspace path of the target (after symlink resolution inside the mount). */
+  path: string;
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymbolicLink: boolean;
+  size: number;
+  mtimeMs: number;
+}
+
+/** One directory entry. Unknown types are neither file nor directory; never guessed. */
+export interface WorkspaceDirEntry {
+  name: string;
+  isFile?: boolean;
+  isDirectory?: boolean;
+  size?: number;
+  mtimeMs?: number;
+}
+
+export interface WorkspaceReadOptions {
+  /** Byte cap; a larger file (or one that grows past it while read) fails with FILE_TOO_LARGE. */
+  maxBytes?: number;
+  encoding?: 'utf8' | 'base64';
+  /** Refuse the read if this policy path no longer names the opened target. */
+  expectedPolicyPath?: string;
+}
+
+export interface WorkspaceReadResult {
+  path: string;
+  content: string;
+  encoding: 'utf8' | 'base64';
+  size: number;
+}
+
+export interface WorkspaceWriteOptions {
+  encoding?: 'utf8' | 'base64';
+  /** Create missing parent directories. */
+  mkdirs?: boolean;
+  /** Append instead of replacing (still atomic for the whole file). */
+  append?: boolean;
+}
+
+export interface WorkspaceExecOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  /** Cap on captured stdout+stderr bytes; the rest is dropped and `truncated` is set. */
+  maxOutputBytes?: number;
+  stdin?: string;
+}
+
+export interface WorkspaceExecResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  truncated: boolean;
+  durationMs: number;
+}
+
+/** What every sandbox backend serves, and what tool plugins call through the kernel. */
+export interface WorkspaceService {
+  read(path: string, options?: WorkspaceReadOptions, signal?: AbortSignal): Promise<WorkspaceReadResult>;
+  write(path: string, content: string, options?: WorkspaceWriteOptions, signal?: AbortSignal): Promise<{ path: string; bytes: number }>;
+  stat(path: string, signal?: AbortSignal): Promise<WorkspaceStat>;
+  readDirectory(path: string, signal?: AbortSignal): Promise<WorkspaceDirEntry[]>;
+  mkdir(path: string, options?: { recursive?: boolean }, signal?: AbortSignal): Promise<void>;
+  remove(path: string, options?: { recursive?: boolean }, signal?: AbortSignal): Promise<void>;
+  rename(from: string, to: string, signal?: AbortSignal): Promise<void>;
+  exec(command: string, options?: WorkspaceExecOptions, signal?: AbortSignal): Promise<WorkspaceExecResult>;
+}
+
+/** Error codes a workspace operation may fail with (carried in ProtocolError data.code). */
+export const WORKSPACE_ERROR_CODES = [
+  'PATH_OUTSIDE_MOUNT',
+  'PATH_NOT_ADMITTED',
+  'READ_ONLY_MOUNT',
+  'NOT_FOUND',
+  'NOT_A_FILE',
+  'NOT_A_DIRECTORY',
+  'FILE_TOO_LARGE',
+  'POLICY_PATH_MISMATCH',
+  'EXEC_NOT_FOUND',
+  'EXEC_TIMEOUT',
+  'IO_ERROR',
+] as const;
+export type WorkspaceErrorCode = (typeof WORKSPACE_ERROR_CODES)[number];
