@@ -1,0 +1,117 @@
+/**
+ * Pincer's wire contract. Named exports only; both the kernel and the SDK import from here.
+ */
+export { defineNotification, defineProgress, defineRequest } from './define.js';
+export type { AnyDescriptor, MethodDirection, MethodMeta, NotificationDescriptor, ProgressDescriptor, RequestDescriptor } from './define.js';
+
+export {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  KERNEL_PID_ENV,
+  PLUGIN_COOKIE_ENV,
+  PLUGIN_COOKIE_VALUE,
+  PLUGIN_ID_ENV,
+  PROTOCOL_VERSION,
+  RPC_FD,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  TRANSPORT_ENV,
+  describeVersionMismatch,
+  negotiateProtocolVersion,
+} from './v1/version.js';
+export type { TransportKind } from './v1/version.js';
+
+export { ProtocolErrorCodes, ProtocolErrorData, ProtocolErrorShape, RESERVED_ERROR_RANGE, protocolErrorName } from './v1/errors.js';
+export type { ProtocolErrorCodeName } from './v1/errors.js';
+
+export { Contributions, Handshake, HandshakeParams, HandshakeResult, KernelCapabilities, PeerInfo, PluginCapabilities } from './v1/handshake.js';
+export type { ContributionsInput } from './v1/handshake.js';
+
+export {
+  CallContext,
+  ToolContent,
+  ToolContribution,
+  ToolInvoke,
+  ToolInvokeParams,
+  ToolInvokeResult,
+  ToolProgress,
+  ToolProgressValue,
+  ToolsListChanged,
+  ToolsListChangedParams,
+} from './v1/tools.js';
+
+export {
+  AfterToolCallEvent,
+  ApprovalRequest,
+  BeforeToolCallEvent,
+  BeforeToolCallResult,
+  HOOK_NAMES,
+  HOOK_TABLE,
+  HookAfterToolCall,
+  HookBeforeToolCall,
+  HookContribution,
+} from './v1/hooks.js';
+export type { HookName } from './v1/hooks.js';
+
+export {
+  WORKSPACE_METHODS,
+  WORKSPACE_OPERATIONS,
+  WORKSPACE_OPERATION_NAMES,
+  WorkspaceDirEntrySchema,
+  WorkspaceExec,
+  WorkspaceExecOptionsSchema,
+  WorkspaceExecResultSchema,
+  WorkspaceMkdir,
+  WorkspaceRead,
+  WorkspaceReadDirectory,
+  WorkspaceReadOptionsSchema,
+  WorkspaceReadResultSchema,
+  WorkspaceRemove,
+  WorkspaceRename,
+  WorkspaceStat,
+  WorkspaceStatSchema,
+  WorkspaceWrite,
+  WorkspaceWriteOptionsSchema,
+} from './v1/workspace.js';
+export type { WorkspaceOperation } from './v1/workspace.js';
+export { WORKSPACE_ERROR_CODES } from './v1/workspace-types.js';
+export type {
+  WorkspaceDirEntry,
+  WorkspaceErrorCode,
+  WorkspaceExecOptions,
+  WorkspaceExecResult,
+  WorkspaceReadOptions,
+  WorkspaceReadResult,
+  WorkspaceService,
+  WorkspaceStat as WorkspaceStatInfo,
+  WorkspaceWriteOptions,
+} from './v1/workspace-types.js';
+
+export {
+  SANDBOX_METHODS,
+  SandboxBackendContribution,
+  SandboxExec,
+  SandboxMkdir,
+  SandboxPrepare,
+  SandboxPrepareParams,
+  SandboxPrepareResult,
+  SandboxRead,
+  SandboxReadDirectory,
+  SandboxRelease,
+  SandboxRemove,
+  SandboxRename,
+  SandboxStat,
+  SandboxWrite,
+} from './v1/sandbox.js';
+
+export { SkillEntry, SkillSourceContribution, SkillsList, SkillsListChanged, SkillsListResult } from './v1/skills.js';
+
+export { CancelRequest, Log, LogLevel, LogParams, ProgressNotification, Shutdown } from './v1/lifecycle.js';
+
+export { PROTOCOL_V1_METHODS } from './v1/registry.js';
+
+export { FramingError, MessageTooLargeError, previewBytes } from './transport/errors.js';
+export { NdjsonDecoder } from './transport/ndjson-decoder.js';
+export type { DecodedFrame } from './transport/ndjson-decoder.js';
+export { NdjsonMessageReader } from './transport/reader.js';
+export { NdjsonMessageWriter } from './transport/writer.js';
+export { createLinkedPair, createStreamTransport } from './transport/linked-pair.js';
+export type { MessageTransport } from './transport/linked-pair.js';

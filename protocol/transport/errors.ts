@@ -1,0 +1,41 @@
+/**
+ * Errors a transport raises while framing. They name the peer and show the bytes, so a broken
+ * plugin is diagnosed from one log line. The receiving side decides whether they are fatal.
+ */
+
+/** Escaped preview of raw bytes: control characters visible, length capped. */
+export function previewBytes(bytes: Uint8Array, max = 120): string {
+  const text = Buffer.from(bytes.subarray(0, max)).toString('utf8');
+  return JSON.stringify(text) + (bytes.length > max ? ` …(+${bytes.length - max} bytes)` : '');
+}
+
+/** A line on the RPC channel that is not a JSON-RPC message. @since 1 */
+export class FramingError extends Error {
+  override readonly name = 'FramingError';
+  readonly code = 'FRAMING_ERROR' as const;
+  constructor(
+    readonly peer: string,
+    readonly bytes: Uint8Array,
+    options?: { cause?: unknown },
+  ) {
+    super(`${peer} wrote bytes that are not a JSON-RPC message on the RPC channel: ${previewBytes(bytes)}`, options);
+  }
+}
+
+/** A framed message over the size cap (incoming or outgoing). @since 1 */
+export class MessageTooLargeError extends Error {
+  override readonly name = 'MessageTooLargeError';
+  readonly code = 'MESSAGE_TOO_LARGE' as const;
+  constructor(
+    readonly peer: string,
+    readonly size: number,
+    readonly limit: number,
+    readonly direction: 'incoming' | 'outgoing',
+  ) {
+    super(
+      direction === 'incoming'
+        ? `${peer} sent a message of ${size} bytes, over the cap of ${limit} bytes; it was dropped`
+        : `MessageTooLarge: a message of ${size} bytes to ${peer} is over the cap of ${limit} bytes; it was not sent`,
+    );
+  }
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { defineNotification, defineProgress, defineRequest } from '../define.js';
+
+/** A tool a plugin contributes. @since 1 */
+export const ToolContribution = z.object({
+  /** Name the model calls; unique across the kernel. */
+  name: z.string().min(1).max(128),
+  description: z.string(),
+  /** JSON Schema (draft 2020-12 subset) of the tool's arguments object. */
+  inputSchema: z.record(z.string(), z.unknown()),
+  /** Tool family used by policy and assembly (e.g. `fs`, `shell`, `web`). */
+  family: z.string().min(1),
+  /** Other names policy lists may use for this tool. */
+  aliases: z.array(z.string()).optional(),
+  /** Whether the model may run this tool in parallel with others. */
+  executionMode: z.enum(['parallel', 'sequential']).optional(),
+  /** Per-tool default deadline; the kernel's default applies otherwise. */
+  timeoutMs: z.number().int().positive().optional(),
+});
+export type ToolContribution = z.infer<typeof ToolContribution>;
+
+/** Who is calling, forwarded so a tool's workspace requests reach the right sandbox. @since 1 */
+export const CallContext = z.object({
+  sessionKey: z.string().optional(),
+  agentId: z.string().optional(),
+  toolCallId: z.string().optional(),
+  /** Wall-clock deadline (ms since epoch) the kernel will enforce. */
+  deadline: z.number().optional(),
+});
+export type CallContext = z.infer<typeof CallContext>;
+
+/** @since 1 */
+export const ToolInvokeParams = z.object({
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+  /** When present, the plugin may send `$/progress` with this token. */
+  progressToken: z.union([z.string(), z.number()]).optional(),
+  context: CallContext.optional(),
+});
+export type ToolInvokeParams = z.input<typeof ToolInvokeParams>;
+
+/** One block of a tool result. @since 1 */
+export const ToolContent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() }),
+]);
+export type ToolContent = z.infer<typeof ToolContent>;
+
+/** @since 1 */
+export const ToolInvokeResult = z.object({
+  content: z.array(ToolContent),
+  /** Structured data for the host (not shown to the model). */
+  details: z.unknown().optional(),
+  /** The tool ran and failed in a way the model should see. */
+  isError: z.boolean().optional(),
+});
+export type ToolInvokeResult = z.infer<typeof ToolInvokeResult>;
+
+/** Runs one of the plugin's tools. @since 1 */
+export const ToolInvoke = defineRequest('tool/invoke', ToolInvokeParams, ToolInvokeResult, {
+  direction: 'kernel-to-plugin',
+  since: 1,
+  doc: 'Runs a contributed tool. Cancellable with $/cancelRequest; may report $/progress when given a progressToken; a progress report extends the deadline up to the hard cap.',
+});
+
+/** @since 1 */
+export const ToolsListChangedParams = z.object({ tools: z.array(ToolContribution) });
+export type ToolsListChangedParams = z.infer<typeof ToolsListChangedParams>;
+
+/** Plugin → kernel: the plugin's tool list is now `tools` (replaces the cached list). @since 1 */
+export const ToolsListChanged = defineNotification('tools/listChanged', ToolsListChangedParams, {
+  direction: 'plugin-to-kernel',
+  since: 1,
+  doc: 'Replaces the kernel’s cached tool contributions of this plugin. New assemblies see the new list.',
+  capability: 'toolsListChanged',
+});
+
+/** Value of a tool's progress report. @since 1 */
+export const ToolProgressValue = z.object({
+  message: z.string().optional(),
+  progress: z.number().optional(),
+  total: z.number().optional(),
+});
+export type ToolProgressValue = z.infer<typeof ToolProgressValue>;
+
+/** `$/progress {token, value}` for a `tool/invoke` that carried `progressToken`. @since 1 */
+export const ToolProgress = defineProgress('tool', ToolProgressValue, {
+  direction: 'plugin-to-kernel',
+  since: 1,
+  doc: 'Progress of a running tool call, under the token the kernel sent in tool/invoke.',
+});

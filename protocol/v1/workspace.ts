@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { defineRequest, type RequestDescriptor } from '../define.js';
+import type * as T from './workspace-types.js';
+
+/**
+ * Schemas of the workspace service (`workspace-types.ts`), and its methods in both directions:
+ * `workspace/*` (tool plugin → kernel) and, in `sandbox.ts`, `sandbox/*` (kernel → backend plugin).
+ * Compile-time checks at the bottom keep the schemas and the interface from drifting.
+ */
+
+/** @since 1 */
+export const WorkspaceStatSchema = z.object({
+  path: z.string(),
+  isFile: z.boolean(),
+  isDirectory: z.boolean(),
+  isSymbolicLink: z.boolean(),
+  size: z.number(),
+  mtimeMs: z.number(),
+});
+/** @since 1 */
+export const WorkspaceDirEntrySchema = z.object({
+  name: z.string(),
+  isFile: z.boolean().optional(),
+  isDirectory: z.boolean().optional(),
+  size: z.number().optional(),
+  mtimeMs: z.number().optional(),
+});
+const Encoding = z.enum(['utf8', 'base64']);
+/** @since 1 */
+export const WorkspaceReadOptionsSchema = z.object({
+  maxBytes: z.number().int().nonnegative().optional(),
+  encoding: Encoding.optional(),
+  expectedPolicyPath: z.string().optional(),
+});
+/** @since 1 */
+export const WorkspaceReadResultSchema = z.object({ path: z.string(), content: z.string(), encoding: Encoding, size: z.number() });
+/** @since 1 */
+export const WorkspaceWriteOptionsSchema = z.object({ encoding: Encoding.optional(), mkdirs: z.boolean().optional(), append: z.boolean().optional() });
+/** @since 1 */
+export const WorkspaceExecOptionsSchema = z.object({
+  cwd: z.string().optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  timeoutMs: z.number().int().positive().optional(),
+  maxOutputBytes: z.number().int().positive().optional(),
+  stdin: z.string().optional(),
+});
+/** @since 1 */
+export const WorkspaceExecResultSchema = z.object({
+  exitCode: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  stdout: z.string(),
+  stderr: z.string(),
+  timedOut: z.boolean(),
+  truncated: z.boolean(),
+  durationMs: z.number(),
+});
+const Recursive = z.object({ recursive: z.boolean().optional() });
+
+/** Each workspace operation: params (without addressing) and result. Source of both method families. */
+export const WORKSPACE_OPERATIONS = {
+  read: { params: z.object({ path: z.string(), options: WorkspaceReadOptionsSchema.optional() }), result: WorkspaceReadResultSchema },
+  write: {
+    params: z.object({ path: z.string(), content: z.string(), options: WorkspaceWriteOptionsSchema.optional() }),
+    result: z.object({ path: z.string(), bytes: z.number() }),
+  },
+  stat: { params: z.object({ path: z.string() }), result: WorkspaceStatSchema },
+  readDirectory: { params: z.object({ path: z.string() }), result: z.array(WorkspaceDirEntrySchema) },
+  mkdir: { params: z.object({ path: z.string(), options: Recursive.optional() }), result: z.null() },
+  remove: { params: z.object({ path: z.string(), options: Recursive.optional() }), result: z.null() },
+  rename: { params: z.object({ from: z.string(), to: z.string() }), result: z.null() },
+  exec: { params: z.object({ command: z.string(), options: WorkspaceExecOptionsSchema.optional() }), result: WorkspaceExecResultSchema },
+} as const;
+export type WorkspaceOperation = keyof typeof WORKSPACE_OPERATIONS;
+export const WORKSPACE_OPERATION_NAMES = Object.keys(WORKSPACE_OPERATIONS) as WorkspaceOperation[];
+
+type Op<K extends WorkspaceOperation> = (typeof WORKSPACE_OPERATIONS)[K];
+type WorkspaceDescriptor<K extends WorkspaceOperation> = RequestDescriptor<
+  z.ZodType<z.output<Op<K>['params']> & { sessionKey?: string }, z.input<Op<K>['params']> & { sessionKey?: string }>,
+  Op<K>['result']
+>;
+
+function workspaceMethod<K extends WorkspaceOperation>(op: K): WorkspaceDescriptor<K> {
+  const { params, result } = WORKSPACE_OPERATIONS[op];
+  const withSession = params.extend({ sessionKey: z.string().optional().describe('Session whose workspace is addressed; the kernel fills it from the calling tool/invoke context when omitted.') });
+  return defineRequest(`workspace/${op}`, withSession, result, {
+    direction: 'plugin-to-kernel',
+    since: 1,
+    doc: `WorkspaceService.${op}: the kernel routes it to the session's sandbox backend. Errors: WorkspaceError with data.code.`,
+    capability: `workspace.${op}`,
+  }) as unknown as WorkspaceDescriptor<K>;
+}
+
+/** Tool plugin → kernel workspace methods. @since 1 */
+export const WorkspaceRead = workspaceMethod('read');
+export const WorkspaceWrite = workspaceMethod('write');
+export const WorkspaceStat = workspaceMethod('stat');
+export const WorkspaceReadDirectory = workspaceMethod('readDirectory');
+export const WorkspaceMkdir = workspaceMethod('mkdir');
+export const WorkspaceRemove = workspaceMethod('remove');
+export const WorkspaceRename = workspaceMethod('rename');
+export const WorkspaceExec = workspaceMethod('exec');
+
+/** All `workspace/*` descriptors by operation. */
+export const WORKSPACE_METHODS = {
+  read: WorkspaceRead,
+  write: WorkspaceWrite,
+  stat: WorkspaceStat,
+  readDirectory: WorkspaceReadDirectory,
+  mkdir: WorkspaceMkdir,
+  remove: WorkspaceRemove,
+  rename: WorkspaceRename,
+  exec: WorkspaceExec,
+} as const;
+
+// Drift checks: each schema's inferred type and the hand-written interface assign both ways.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Check<T extends true> = T;
+export type _WorkspaceDrift = [
+  Check<Same<z.infer<typeof WorkspaceStatSchema>, T.WorkspaceStat>>,
+  Check<Same<z.infer<typeof WorkspaceDirEntrySchema>, T.WorkspaceDirEntry>>,
+  Check<Same<z.infer<typeof WorkspaceReadOptionsSchema>, T.WorkspaceReadOptions>>,
+  Check<Same<z.infer<typeof WorkspaceReadResultSchema>, T.WorkspaceReadResult>>,
+  Check<Same<z.infer<typeof WorkspaceWriteOptionsSchema>, T.WorkspaceWriteOptions>>,
+  Check<Same<z.infer<typeof WorkspaceExecOptionsSchema>, T.WorkspaceExecOptions>>,
+  Check<Same<z.infer<typeof WorkspaceExecResultSchema>, T.WorkspaceExecResult>>,
+];
