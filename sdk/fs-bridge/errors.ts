@@ -1,0 +1,56 @@
+import type { WorkspaceErrorCode } from '../../protocol/v1/workspace-types.js';
+
+/**
+ * A refused or failed workspace operation. `code` is one of the protocol's
+ * WORKSPACE_ERROR_CODES so it crosses the wire unchanged (as ProtocolError
+ * data.code); `path` is the workspace path the caller asked for, never a host path
+ * unless no workspace path exists.
+ */
+export class WorkspaceError extends Error {
+  override readonly name = 'WorkspaceError';
+  readonly code: WorkspaceErrorCode;
+  readonly path?: string;
+
+  constructor(code: WorkspaceErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.code = code;
+    if (options.path !== undefined) this.path = options.path;
+  }
+
+  /** The plain shape sent as ProtocolError data. */
+  toJSON(): { code: WorkspaceErrorCode; message: string; path?: string } {
+    return { code: this.code, message: this.message, ...(this.path !== undefined ? { path: this.path } : {}) };
+  }
+}
+
+export function isWorkspaceError(value: unknown, code?: WorkspaceErrorCode): value is WorkspaceError {
+  return value instanceof WorkspaceError && (code === undefined || value.code === code);
+}
+
+function errnoOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Translate a Node fs error into a WorkspaceError naming the workspace path.
+ * WorkspaceErrors pass through untouched so guards deeper down keep their code.
+ */
+export function toWorkspaceError(error: unknown, path: string, action: string): WorkspaceError {
+  if (error instanceof WorkspaceError) return error;
+  switch (errnoOf(error)) {
+    case 'ENOENT':
+      return new WorkspaceError('NOT_FOUND', `Cannot ${action}: no such file or directory: ${path}`, { path, cause: error });
+    case 'ENOTDIR':
+      return new WorkspaceError('NOT_A_DIRECTORY', `Cannot ${action}: a parent of ${path} is not a directory`, { path, cause: error });
+    case 'EISDIR':
+      return new WorkspaceError('NOT_A_FILE', `Cannot ${action}: ${path} is a directory`, { path, cause: error });
+    case 'ELOOP':
+      // O_NOFOLLOW met a symlink that appeared after the path was checked: a swap.
+      return new WorkspaceError('PATH_OUTSIDE_MOUNT', `Cannot ${action}: ${path} changed into a symbolic link while being opened`, { path, cause: error });
+    default: {
+      const detail = error instanceof Error ? error.message : String(error);
+      return new WorkspaceError('IO_ERROR', `Cannot ${action} ${path}: ${detail}`, { path, cause: error });
+    }
+  }
+}

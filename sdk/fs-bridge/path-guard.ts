@@ -1,0 +1,126 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { canonicalizeHostPath } from './canonical.js';
+import { WorkspaceError, toWorkspaceError } from './errors.js';
+import { mapWorkspacePath, resolveHostMapping, type PathMapping } from './path-mappings.js';
+
+/** A workspace path that passed every check, with the facts the checks established. */
+export interface GuardedPath {
+  /** The path exactly as the caller gave it (used in errors). */
+  input: string;
+  /** Lexical container path of the input. */
+  containerPath: string;
+  /** Host path with every symlink resolved (the final one kept when `keepFinalSymlink`). */
+  hostPath: string;
+  /** Container path of `hostPath`, in the namespace of the mount that really holds it. */
+  canonicalPath: string;
+  /** The mount that really holds the target (after the re-lookup). */
+  mapping: PathMapping;
+  exists: boolean;
+  write: boolean;
+  keepFinalSymlink: boolean;
+}
+
+export interface AdmitOptions {
+  /** The operation mutates the target: refuse read-only mounts. */
+  write?: boolean;
+  /** Resolve only the parent (unlink/rename act on a symlink itself, not on what it names). */
+  keepFinalSymlink?: boolean;
+}
+
+/**
+ * The path guard of a host-backed bridge. Every admission: lexical mount lookup →
+ * canonicalize on the host (realpath of the deepest existing ancestor + missing
+ * suffix) → re-lookup the mount of the canonical path against the PINNED canonical
+ * host roots → read-only check. `recheck` repeats it right before a mutation so a
+ * path swapped in between is caught (TOCTOU).
+ */
+export class PathGuard {
+  readonly #mappings: readonly PathMapping[];
+  readonly #cwd: string | undefined;
+  #pinned: Promise<PathMapping[]> | undefined;
+
+  constructor(mappings: readonly PathMapping[], options: { cwd?: string } = {}) {
+    this.#mappings = [...mappings];
+    this.#cwd = options.cwd;
+  }
+
+  get mappings(): readonly PathMapping[] {
+    return this.#mappings;
+  }
+
+  /** Host roots canonicalized once; later symlink games on a root itself cannot move the mount. */
+  #pinnedRoots(): Promise<PathMapping[]> {
+    this.#pinned ??= Promise.all(
+      this.#mappings.map(async (m) => ({ ...m, hostRoot: (await canonicalizeHostPath(m.hostRoot)).canonical })),
+    );
+    return this.#pinned;
+  }
+
+  async admit(input: string, options: AdmitOptions = {}): Promise<GuardedPath> {
+    const mapped = mapWorkspacePath(this.#mappings, input, { cwd: this.#cwd });
+    const keepFinalSymlink = options.keepFinalSymlink === true;
+    let resolved: { canonical: string; exists: boolean };
+    try {
+      resolved = await this.#canonicalize(mapped.hostPath, keepFinalSymlink);
+    } catch (error) {
+      throw toWorkspaceError(error, input, 'resolve');
+    }
+    const pinned = await this.#pinnedRoots();
+    const preferred = pinned[this.#mappings.indexOf(mapped.mapping)];
+    const found = resolveHostMapping(pinned, resolved.canonical, preferred);
+    if (found === null) {
+      throw new WorkspaceError('PATH_OUTSIDE_MOUNT', `Path resolves outside its mount (through a symbolic link): ${input}`, { path: input });
+    }
+    const mapping = this.#mappings[pinned.indexOf(found.mapping)] ?? found.mapping;
+    if (keepFinalSymlink && found.relative === '') {
+      throw new WorkspaceError('PATH_NOT_ADMITTED', `Refusing to remove or move a mount root: ${input}`, { path: input });
+    }
+    const write = options.write === true;
+    if (write && (mapping.readOnly === true || mapped.mapping.readOnly === true)) {
+      throw new WorkspaceError('READ_ONLY_MOUNT', `Path is on a read-only mount (${mapping.containerRoot}); cannot write: ${input}`, { path: input });
+    }
+    return {
+      input,
+      containerPath: mapped.containerPath,
+      hostPath: resolved.canonical,
+      canonicalPath: found.containerPath,
+      mapping,
+      exists: resolved.exists,
+      write,
+      keepFinalSymlink,
+    };
+  }
+
+  /**
+   * Re-run the admission immediately before a mutating (or final) step and make
+   * sure it still lands on the same host path; anything swapped since is refused.
+   */
+  async recheck(guarded: GuardedPath): Promise<void> {
+    const again = await this.admit(guarded.input, { write: guarded.write, keepFinalSymlink: guarded.keepFinalSymlink });
+    if (again.hostPath !== guarded.hostPath) {
+      throw new WorkspaceError('PATH_OUTSIDE_MOUNT', `Path changed while it was being used (was ${guarded.canonicalPath}, now ${again.canonicalPath}): ${guarded.input}`, { path: guarded.input });
+    }
+  }
+
+  /** True when a host path (e.g. the real path of an opened fd) lies inside a pinned mount. */
+  async mountOfHostPath(hostPath: string): Promise<PathMapping | null> {
+    const pinned = await this.#pinnedRoots();
+    const found = resolveHostMapping(pinned, hostPath);
+    return found === null ? null : (this.#mappings[pinned.indexOf(found.mapping)] ?? null);
+  }
+
+  /** Container path of a canonical host path, or null when no mount holds it. */
+  async containerPathOf(hostPath: string): Promise<string | null> {
+    return resolveHostMapping(await this.#pinnedRoots(), hostPath)?.containerPath ?? null;
+  }
+
+  async #canonicalize(hostPath: string, keepFinalSymlink: boolean): Promise<{ canonical: string; exists: boolean }> {
+    if (!keepFinalSymlink) return canonicalizeHostPath(hostPath);
+    const parent = await canonicalizeHostPath(path.dirname(hostPath));
+    const canonical = path.join(parent.canonical, path.basename(hostPath));
+    // lstat: the final component is the thing itself, even when it is a symlink.
+    const exists = await fs.lstat(canonical).then(() => true, () => false);
+    return { canonical, exists };
+  }
+}
