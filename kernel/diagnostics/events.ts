@@ -1,0 +1,72 @@
+/**
+ * Diagnostics events of the call path. They identify a call and describe its fate;
+ * they never carry raw params or output, so a subscriber cannot leak a secret by logging them.
+ */
+
+/** Fields every tool execution event carries. */
+export interface ToolExecutionEventBase {
+  /** Epoch milliseconds when the event was emitted. */
+  ts: number;
+  runId?: string;
+  sessionKey?: string;
+  agentId?: string;
+  toolCallId: string;
+  /** The normalized tool name (aliases resolved). */
+  toolName: string;
+  pluginId?: string;
+}
+
+/** The gate admitted the call and the tool is about to run. */
+export interface ToolExecutionStartedEvent extends ToolExecutionEventBase {
+  type: 'tool.execution.started';
+}
+
+/** The gate vetoed the call; the model received a structured "blocked" result. */
+export interface ToolExecutionBlockedEvent extends ToolExecutionEventBase {
+  type: 'tool.execution.blocked';
+  deniedReason: string;
+  reason: string;
+}
+
+/** The call failed: a gate failure (hook crash, approval denied…) or the tool threw. */
+export interface ToolExecutionErrorEvent extends ToolExecutionEventBase {
+  type: 'tool.execution.error';
+  durationMs: number;
+  /** Error classification, e.g. `CallPathError:APPROVAL_DENIED`, `aborted`, `TypeError`. */
+  errorClass: string;
+  /** Where it failed: `gate` (before the tool ran) or `tool`. */
+  stage: 'gate' | 'tool';
+}
+
+/** The tool returned a result (which may itself be an error result). */
+export interface ToolExecutionCompletedEvent extends ToolExecutionEventBase {
+  type: 'tool.execution.completed';
+  durationMs: number;
+  isError: boolean;
+}
+
+/** Every diagnostics event, keyed by its `type`. */
+export interface DiagnosticsEventMap {
+  'tool.execution.started': ToolExecutionStartedEvent;
+  'tool.execution.blocked': ToolExecutionBlockedEvent;
+  'tool.execution.error': ToolExecutionErrorEvent;
+  'tool.execution.completed': ToolExecutionCompletedEvent;
+}
+
+export type DiagnosticsEventType = keyof DiagnosticsEventMap;
+export type DiagnosticsEvent = DiagnosticsEventMap[DiagnosticsEventType];
+
+/** An event without its base fields: what the emitting code fills in per event type. */
+export type DiagnosticsEventBody = DiagnosticsEvent extends infer E
+  ? E extends DiagnosticsEvent ? Omit<E, keyof ToolExecutionEventBase> : never
+  : never;
+
+/** Classify an error without keeping its message (messages may quote params). */
+export function classifyError(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'AbortError') return 'aborted';
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string' ? `${error.name}:${code}` : error.name;
+  }
+  return typeof error;
+}

@@ -1,0 +1,14 @@
+export { createDiagnosticsEmitter } from './emitter.js';
+export type { DiagnosticsEmitter, DiagnosticsListener } from './emitter.js';
+export { classifyError } from './events.js';
+export type {
+  DiagnosticsEvent,
+  DiagnosticsEventBody,
+  DiagnosticsEventMap,
+  DiagnosticsEventType,
+  ToolExecutionEventBase,
+  ToolExecutionStartedEvent,
+  ToolExecutionBlockedEvent,
+  ToolExecutionErrorEvent,
+  ToolExecutionCompletedEvent,
+} from './events.js';

@@ -1,0 +1,122 @@
+import type { ToolLoopDetector } from '../loop/detector.js';
+import { requestApproval, isGranted } from './approvals.js';
+import type { ApprovalSurface } from './approval-surface.js';
+import { CallPathError } from './errors.js';
+import { HandlerFailedError, runHandlerChain, type ChainHandler } from './handler-chain.js';
+import { changesParams, type MergedDecision } from './merge-table.js';
+import * as text from './messages.js';
+import type { GateOutcome, GrantedApproval } from './outcome.js';
+import { mergeParams } from './params.js';
+import type { BeforeToolCallEvent, CallPathLogger, KernelTool, RunContext } from './types.js';
+
+/** Inputs of one before-call evaluation. */
+export interface BeforeCallInput {
+  tool: KernelTool;
+  toolName: string;
+  toolCallId: string;
+  params: Record<string, unknown>;
+  run: RunContext;
+  trusted: readonly ChainHandler[];
+  hooks: readonly ChainHandler[];
+  loop?: ToolLoopDetector;
+  /** Loop warnings already logged in this run (dedupe by warningKey). */
+  warnedLoopKeys: Set<string>;
+  approvalSurface?: ApprovalSurface;
+  rememberedApprovals: Set<string>;
+  logger: CallPathLogger;
+  signal?: AbortSignal;
+}
+
+/**
+ * The gate, in order: loop detection → trusted policies → plugin hooks → param merge.
+ * (Name normalization happened before; the caller passes the normalized name.)
+ * Every thrown error is a failure: the tool never runs on an unanswered question.
+ */
+export async function evaluateBeforeCall(input: BeforeCallInput): Promise<GateOutcome> {
+  const loopWarning = checkLoop(input);
+  if (typeof loopWarning === 'object') return loopWarning;
+  if (input.trusted.length === 0 && input.hooks.length === 0) {
+    return { kind: 'allowed', params: input.params, rewritten: false, approvals: [], loopWarning };
+  }
+  try {
+    return await runStages(input, loopWarning);
+  } catch (error) {
+    const cause = error instanceof HandlerFailedError ? error.message : String(error);
+    input.logger.error(text.hookFailedLogLine(input.toolName, input.toolCallId, cause));
+    return {
+      kind: 'failure',
+      error: new CallPathError('POLICY_HOOK_FAILED', text.HOOK_FAILED, {
+        cause: error instanceof HandlerFailedError ? error.cause : error,
+        deniedReason: 'plugin-before-tool-call', disposition: 'failed', toolName: input.toolName,
+      }),
+    };
+  }
+}
+
+/** Critical → veto outcome; warning → its message (logged once per key); else undefined. */
+function checkLoop(input: BeforeCallInput): GateOutcome | string | undefined {
+  const { loop } = input;
+  if (!loop?.config.enabled) return undefined;
+  const verdict = loop.check(input.toolName, input.params);
+  if (verdict.stuck && verdict.level === 'critical') {
+    return { kind: 'veto', deniedReason: 'tool-loop', reason: verdict.message };
+  }
+  loop.recordCall(input.toolName, input.params, input.toolCallId);
+  if (!verdict.stuck) return undefined;
+  if (!input.warnedLoopKeys.has(verdict.warningKey)) {
+    input.warnedLoopKeys.add(verdict.warningKey);
+    input.logger.warn(`loop detection (${verdict.detector}): ${verdict.message}`);
+  }
+  return verdict.message;
+}
+
+async function runStages(input: BeforeCallInput, loopWarning: string | undefined): Promise<GateOutcome> {
+  const eventBase: Omit<BeforeToolCallEvent, 'params'> = {
+    toolName: input.toolName, toolCallId: input.toolCallId, pluginId: input.tool.pluginId,
+    runId: input.run.runId, sessionKey: input.run.sessionKey, agentId: input.run.agentId, trigger: input.run.trigger,
+  };
+  const approvals: GrantedApproval[] = [];
+  let params = input.params;
+
+  const trusted = await runHandlerChain(input.trusted, eventBase, params, input.run);
+  if (trusted.block) return veto(trusted, text.BLOCKED_BY_TRUSTED_POLICY);
+  params = trusted.approvalSnapshot ?? mergeParams(params, trusted.params);
+  if (trusted.requireApproval) {
+    const granted = await ask(input, trusted, params);
+    if (!isGranted(granted)) return granted;
+    approvals.push(granted);
+  }
+
+  if (input.hooks.length > 0) {
+    const hooked = await runHandlerChain(input.hooks, eventBase, params, input.run);
+    if (hooked.block) return veto(hooked, text.BLOCKED_BY_HOOK);
+    if (approvals.length > 0 && !hooked.requireApproval && changesParams(params, hooked.params)) {
+      return {
+        kind: 'failure',
+        error: new CallPathError('PARAMS_CHANGED_AFTER_APPROVAL', text.PARAMS_CHANGED_AFTER_TRUSTED_APPROVAL, {
+          deniedReason: 'plugin-approval', disposition: 'blocked', toolName: input.toolName,
+        }),
+      };
+    }
+    params = hooked.approvalSnapshot ?? mergeParams(params, hooked.params);
+    if (hooked.requireApproval) {
+      const granted = await ask(input, hooked, params);
+      if (!isGranted(granted)) return granted;
+      approvals.push(granted);
+    }
+  }
+  const rewritten = changesParams(input.params, params);
+  return { kind: 'allowed', params: rewritten ? params : input.params, rewritten, approvals, loopWarning };
+}
+
+function veto(decision: MergedDecision, fallback: string): GateOutcome {
+  return { kind: 'veto', deniedReason: 'plugin-before-tool-call', reason: decision.blockReason?.trim() || fallback };
+}
+
+function ask(input: BeforeCallInput, decision: MergedDecision, snapshot: Record<string, unknown>) {
+  return requestApproval({
+    request: decision.requireApproval!, snapshot, tool: input.tool, toolName: input.toolName,
+    toolCallId: input.toolCallId, run: input.run, surface: input.approvalSurface,
+    remembered: input.rememberedApprovals, signal: input.signal,
+  });
+}

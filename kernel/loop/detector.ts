@@ -1,0 +1,66 @@
+import { resolveLoopDetectionConfig, type ResolvedLoopDetectionConfig, type ToolLoopDetectionConfig } from './config.js';
+import { detectLoop, type LoopCheckResult } from './detectors.js';
+import { hashToolCall } from './hashing.js';
+import type { LoopHistoryRecord } from './history.js';
+import { hashToolOutcome } from './outcome-hash.js';
+
+/** A finished call: its result, or the error it threw. */
+export interface LoopOutcome {
+  toolName: string;
+  params: unknown;
+  toolCallId?: string;
+  result?: unknown;
+  error?: unknown;
+}
+
+/** One run's loop detector. Create one per run: the history is that run's, never shared. */
+export interface ToolLoopDetector {
+  readonly config: ResolvedLoopDetectionConfig;
+  /** Verdict for a call about to run; always `{stuck:false}` when detection is disabled. */
+  check(toolName: string, params: unknown): LoopCheckResult;
+  /** Remember that a call is starting. */
+  recordCall(toolName: string, params: unknown, toolCallId?: string): void;
+  /** Attach the outcome to the matching started call (or append one). */
+  recordOutcome(outcome: LoopOutcome): void;
+  /** A copy of the window, oldest first (for diagnostics and tests). */
+  history(): LoopHistoryRecord[];
+}
+
+/** Build a detector from `tools.loopDetection` config (resolved with the seed-era fix-ups). */
+export function createToolLoopDetector(config?: ToolLoopDetectionConfig, now: () => number = Date.now): ToolLoopDetector {
+  const resolved = resolveLoopDetectionConfig(config);
+  const records: LoopHistoryRecord[] = [];
+  const trim = () => {
+    if (records.length > resolved.historySize) records.splice(0, records.length - resolved.historySize);
+  };
+  return {
+    config: resolved,
+    check(toolName, params) {
+      return resolved.enabled ? detectLoop(records, toolName, params, resolved) : { stuck: false };
+    },
+    recordCall(toolName, params, toolCallId) {
+      records.push({ toolName, argsHash: hashToolCall(toolName, params), toolCallId, timestamp: now() });
+      trim();
+    },
+    recordOutcome({ toolName, params, toolCallId, result, error }) {
+      const outcome = hashToolOutcome(toolName, params, result, error);
+      if (!outcome.resultHash) return;
+      const argsHash = hashToolCall(toolName, params);
+      const pending = findPending(records, toolName, argsHash, toolCallId);
+      if (pending) Object.assign(pending, outcome);
+      else records.push({ toolName, argsHash, toolCallId, timestamp: now(), ...outcome });
+      trim();
+    },
+    history: () => records.map((record) => ({ ...record })),
+  };
+}
+
+function findPending(records: LoopHistoryRecord[], toolName: string, argsHash: string, toolCallId?: string) {
+  for (let i = records.length - 1; i >= 0; i -= 1) {
+    const record = records[i];
+    if (toolCallId && record.toolCallId !== toolCallId) continue;
+    if (record.toolName !== toolName || record.argsHash !== argsHash || record.resultHash !== undefined) continue;
+    return record;
+  }
+  return undefined;
+}

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { isPlainObject } from './plain-object.js';
+import { stableStringify } from './stable-stringify.js';
+
+/** sha256 hex of the stable text of a value. */
+export function digestValue(value: unknown): string {
+  return createHash('sha256').update(stableStringify(value)).digest('hex');
+}
+
+/**
+ * `update_plan` keeps only the plan's shape: rewording a step is not progress, changing
+ * a status or adding a step is.
+ */
+export function reducePlanForHash(value: unknown): Record<string, unknown> {
+  const record = isPlainObject(value) ? value : {};
+  const plan = Array.isArray(record.plan) ? record.plan : [];
+  return {
+    planLength: plan.length,
+    statuses: plan.map((step) => (isPlainObject(step) && typeof step.status === 'string' ? step.status : null)),
+    stepPresence: plan.map((step) => isPlainObject(step) && typeof step.step === 'string' && step.step.trim() !== ''),
+    hasExplanation: typeof record.explanation === 'string' && record.explanation.trim() !== '',
+  };
+}
+
+/** The call signature the detectors compare: `<tool>:<sha256 of sorted-key params>`. */
+export function hashToolCall(toolName: string, params: unknown): string {
+  const hashed = toolName === 'update_plan' ? reducePlanForHash(params) : params;
+  return `${toolName}:${digestValue(hashed)}`;
+}
+
+/** Tools that poll a running job; repeating them is expected until their output stops changing. */
+export function isKnownPollToolCall(toolName: string, params: unknown): boolean {
+  if (toolName === 'command_status') return true;
+  if (toolName !== 'process' || !isPlainObject(params)) return false;
+  return params.action === 'poll' || params.action === 'log';
+}
+
+const UNKNOWN_TOOL_PATTERNS = [
+  /unknown tool[:\s]+["']?([a-z0-9_.-]+)["']?/i,
+  /tool\s+["']?([a-z0-9_.-]+)["']?\s+(?:not found|is not available)/i,
+];
+
+/** Text used to hash an error: its message, else its name, else a stable rendering. */
+export function errorTextForHash(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  if (typeof error === 'string') return error;
+  if (typeof error === 'number' || typeof error === 'boolean' || typeof error === 'bigint') return String(error);
+  return stableStringify(error);
+}
+
+/** The missing tool's name when an error says "unknown tool X" or "tool X not found". */
+export function extractUnknownToolName(error: unknown): string | undefined {
+  const text = errorTextForHash(error).trim();
+  for (const pattern of UNKNOWN_TOOL_PATTERNS) {
+    const name = text.match(pattern)?.[1]?.trim();
+    if (name) return name.toLowerCase();
+  }
+  return undefined;
+}
