@@ -32,6 +32,11 @@ export interface PolicyStep {
   policy: ToolPolicy | undefined;
   /** Config keys an operator edits to change this layer's allow and deny lists. */
   configKeys?: { allow?: string; deny?: string };
+  /**
+   * `cap` layers (inherited, runtime) read an explicit empty allow list as "nothing",
+   * where ordinary layers read it as "no restriction".
+   */
+  kind?: 'policy' | 'cap';
   /** Profile members that may be absent at runtime without a warning. */
   suppressUnavailableWarningFor?: readonly string[];
 }

@@ -1,0 +1,67 @@
+/**
+ * Operator-facing tool policy config, validated with zod. Unknown keys are errors
+ * (a misspelt `alow` must not silently allow everything).
+ */
+import { z } from 'zod';
+import { TOOL_PROFILE_IDS } from '../../protocol/vocabulary/index.js';
+
+const toolName = z.string().min(1, 'a tool name or pattern must not be empty');
+const toolList = z.array(toolName);
+
+/** allow / alsoAllow / deny: the shape of every policy layer. */
+export const ToolPolicyConfigSchema = z.strictObject({
+  allow: toolList.optional(),
+  alsoAllow: toolList.optional(),
+  deny: toolList.optional(),
+});
+
+const profileId = z.enum(TOOL_PROFILE_IDS as [string, ...string[]]);
+
+/** A `byProvider` entry: a policy plus an optional profile, keyed by `provider` or `provider/model`. */
+export const ProviderToolPolicySchema = ToolPolicyConfigSchema.extend({ profile: profileId.optional() });
+
+/** `toolsBySender` keys: `id:<v>`, `e164:<v>`, `username:<v>`, `name:<v>`, a bare id, or `*`. */
+export const SenderPoliciesSchema = z.record(z.string().min(1), ToolPolicyConfigSchema);
+
+export const LoopDetectionConfigSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  historySize: z.number().optional(),
+  warningThreshold: z.number().optional(),
+  unknownToolThreshold: z.number().optional(),
+  criticalThreshold: z.number().optional(),
+  globalCircuitBreakerThreshold: z.number().optional(),
+  detectors: z
+    .strictObject({ genericRepeat: z.boolean().optional(), knownPollNoProgress: z.boolean().optional(), pingPong: z.boolean().optional() })
+    .optional(),
+});
+
+/** `tools` at the top level. */
+export const ToolsConfigSchema = ToolPolicyConfigSchema.extend({
+  profile: profileId.optional(),
+  byProvider: z.record(z.string().min(1), ProviderToolPolicySchema).optional(),
+  toolsBySender: SenderPoliciesSchema.optional(),
+  sandbox: z.strictObject({ tools: ToolPolicyConfigSchema.optional() }).optional(),
+  subagents: z
+    .strictObject({ tools: ToolPolicyConfigSchema.optional(), maxSpawnDepth: z.number().int().min(1).optional() })
+    .optional(),
+  loopDetection: LoopDetectionConfigSchema.optional(),
+});
+
+/** `agents.list[].tools`: the same policy keys, per agent. */
+export const AgentToolsConfigSchema = ToolPolicyConfigSchema.extend({
+  profile: profileId.optional(),
+  byProvider: z.record(z.string().min(1), ProviderToolPolicySchema).optional(),
+  sandbox: z.strictObject({ tools: ToolPolicyConfigSchema.optional() }).optional(),
+});
+
+/** `groups.<id>`: a channel/space policy, and per-sender policies inside it. */
+export const GroupConfigSchema = z.strictObject({
+  tools: ToolPolicyConfigSchema.optional(),
+  toolsBySender: SenderPoliciesSchema.optional(),
+});
+
+export type ToolsConfig = z.infer<typeof ToolsConfigSchema>;
+export type AgentToolsConfig = z.infer<typeof AgentToolsConfigSchema>;
+export type GroupConfig = z.infer<typeof GroupConfigSchema>;
+export type ProviderToolPolicyConfig = z.infer<typeof ProviderToolPolicySchema>;
+export type LoopDetectionConfig = z.infer<typeof LoopDetectionConfigSchema>;

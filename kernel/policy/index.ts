@@ -1,0 +1,18 @@
+export { applyPolicyPipeline } from './pipeline.js';
+export type { PolicyTool, PolicyResult, PipelineOptions } from './pipeline.js';
+export { buildPolicySteps } from './steps.js';
+export type { PolicyInputs } from './steps.js';
+export { WarningOnce } from './unknown-entries.js';
+export { formatAuditLines, denyLabel } from './audit.js';
+export { resolveSandboxToolPolicy } from './sandbox-policy.js';
+export type { SandboxToolPolicy, SandboxPolicySource } from './sandbox-policy.js';
+export { resolveSubagentRole, resolveSubagentToolPolicy, SUBAGENT_DENY_ALWAYS, SUBAGENT_DENY_LEAF, DEFAULT_MAX_SPAWN_DEPTH } from './subagent-policy.js';
+export type { SubagentRole } from './subagent-policy.js';
+export { isSessionSandboxed, canonicalizeSessionKey, resolveMainSessionKey } from './sandbox-mode.js';
+export type { SessionKeyContext } from './sandbox-mode.js';
+export { pickToolPolicy, profilePolicy } from './policy-forms.js';
+export type { ToolPolicyConfig } from './policy-forms.js';
+export { sanitizeAuditField, escapeControlChars } from './sanitize.js';
+export { normalizeToolPolicyName } from './normalize.js';
+export type { RunContext, RunSender, RunTrigger } from './run-context.js';
+export type { ToolPolicy, PolicyStep, PolicyLayerId, PolicyRemoval, ToolExplanation } from './types.js';

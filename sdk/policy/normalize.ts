@@ -1,0 +1,35 @@
+/**
+ * Tool-name normalization shared by every allow/deny path: trim, lower-case, then the
+ * fixed alias table (`bash`→`exec`, `apply-patch`→`apply_patch`, `cron`→`automations`).
+ */
+import { TOOL_NAME_ALIASES } from '../../protocol/vocabulary/index.js';
+import { assertOptionalList } from './errors.js';
+
+/** Trim and lower-case a string; anything that is not a string becomes `''`. */
+export function foldToolName(value: unknown): string {
+  return typeof value === 'string' ? value.trim().toLowerCase() : '';
+}
+
+/** The policy id a name or alias matches under. Non-strings normalize to `''`. */
+export function normalizeToolPolicyName(name: unknown): string {
+  const folded = foldToolName(name);
+  return TOOL_NAME_ALIASES.get(folded) ?? folded;
+}
+
+/** Normalize every entry of a list and drop the ones that end up empty. `undefined` → `[]`. */
+export function normalizeToolList(list?: readonly unknown[] | null, where = 'list'): string[] {
+  if (!list) return [];
+  assertOptionalList(list, where);
+  const out: string[] = [];
+  // A plain index loop also reads holes of sparse arrays (as empty names, then dropped).
+  for (let i = 0; i < list.length; i++) {
+    const normalized = normalizeToolPolicyName(list[i]);
+    if (normalized) out.push(normalized);
+  }
+  return out;
+}
+
+/** First-seen order, duplicates removed. */
+export function uniqueStrings(values: Iterable<string>): string[] {
+  return [...new Set(values)];
+}
