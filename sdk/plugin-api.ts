@@ -1,0 +1,22 @@
+/**
+ * The plugin author's API, re-exported by `sdk/index.ts`. Named exports only.
+ * Depends on `protocol/` only; never on the kernel.
+ */
+export { definePlugin, defineTool } from './plugin/define.js';
+export { CancelledError, PluginError, WorkspaceError } from './plugin/errors.js';
+export type {
+  HandlerContext,
+  HookDefinition,
+  PluginDefinition,
+  PluginHooks,
+  PluginLogger,
+  SandboxBackendDefinition,
+  SandboxOperations,
+  SkillSourceDefinition,
+  ToolContext,
+  ToolDefinition,
+  ToolReturn,
+} from './plugin/types.js';
+export { serve } from './serve/serve.js';
+export { bindPlugin } from './serve/bind.js';
+export type { BindOptions, PluginRuntime } from './serve/bind.js';

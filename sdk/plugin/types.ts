@@ -1,0 +1,106 @@
+import type { z } from 'zod';
+import type {
+  AfterToolCallEvent,
+  BeforeToolCallEvent,
+  BeforeToolCallResult,
+  CallContext,
+  LogLevel,
+  SandboxPrepareParams,
+  SandboxPrepareResult,
+  SkillsListResult,
+  ToolContribution,
+  ToolInvokeResult,
+  ToolProgressValue,
+  WORKSPACE_OPERATIONS,
+  WorkspaceOperation,
+  WorkspaceService,
+} from '../../protocol/index.js';
+
+/** Structured logging to the kernel (`$/log`), shown under `plugin:<id>`. @since 1 */
+export type PluginLogger = Record<LogLevel, (message: string, data?: unknown) => void>;
+
+/** Services every handler receives. @since 1 */
+export interface HandlerContext {
+  /** Aborted when the kernel cancels the call or the plugin shuts down. */
+  signal: AbortSignal;
+  /** Operator settings for this plugin, from the handshake. */
+  settings: Record<string, unknown>;
+  log: PluginLogger;
+}
+
+/** What a tool handler receives beside its params. @since 1 */
+export interface ToolContext extends HandlerContext {
+  /** Reports progress; a no-op unless the kernel asked for progress. Extends the call's deadline. */
+  progress(value: ToolProgressValue): void;
+  /** The calling session's workspace, served by the kernel through the session's sandbox. */
+  workspace: WorkspaceService;
+  /** Who is calling (session, agent, tool call id). */
+  call: CallContext;
+}
+
+/** Tool result: a full result, or a string (one text block). */
+export type ToolReturn = ToolInvokeResult | string;
+
+/**
+ * A tool. `inputSchema` is either a zod schema (params are validated and typed) or a
+ * JSON Schema object (params arrive as sent).
+ * @since 1
+ */
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> extends Omit<ToolContribution, 'inputSchema' | 'family'> {
+  family?: string;
+  inputSchema: S | Record<string, unknown>;
+  handler(params: z.output<S>, ctx: ToolContext): ToolReturn | Promise<ToolReturn>;
+}
+
+/** One hook handler with its registration. @since 1 */
+export interface HookDefinition<E, R> {
+  priority?: number;
+  tools?: string[];
+  timeoutMs?: number;
+  handler(event: E, ctx: HandlerContext): R | Promise<R>;
+}
+
+/** @since 1 */
+export interface PluginHooks {
+  before_tool_call?: HookDefinition<BeforeToolCallEvent, BeforeToolCallResult | undefined>;
+  after_tool_call?: HookDefinition<AfterToolCallEvent, void>;
+}
+
+type OpParams<K extends WorkspaceOperation> = z.output<(typeof WORKSPACE_OPERATIONS)[K]['params']>;
+type OpResult<K extends WorkspaceOperation> = z.input<(typeof WORKSPACE_OPERATIONS)[K]['result']>;
+
+/** Handlers of a sandbox backend; its capabilities are the operations it defines. @since 1 */
+export type SandboxOperations = {
+  [K in WorkspaceOperation]?: (params: OpParams<K> & { session: string }, ctx: HandlerContext) => Promise<OpResult<K>> | OpResult<K>;
+};
+
+/** @since 1 */
+export interface SandboxBackendDefinition {
+  id: string;
+  prepare(params: SandboxPrepareParams, ctx: HandlerContext): Promise<SandboxPrepareResult> | SandboxPrepareResult;
+  release?(session: string, ctx: HandlerContext): Promise<void> | void;
+  operations: SandboxOperations;
+}
+
+/** @since 1 */
+export interface SkillSourceDefinition {
+  label: string;
+  rank: number;
+  list(ctx: HandlerContext): Promise<SkillsListResult> | SkillsListResult;
+}
+
+/** Everything a plugin declares. @since 1 */
+export interface PluginDefinition {
+  id: string;
+  version: string;
+  /** Default family for tools that do not name one (defaults to the plugin id). */
+  family?: string;
+  tools?: ToolDefinition<any>[];
+  hooks?: PluginHooks;
+  sandboxBackends?: SandboxBackendDefinition[];
+  skillSources?: SkillSourceDefinition[];
+  /** Runs during the handshake, before the plugin answers (open resources here). */
+  activate?(ctx: { settings: Record<string, unknown>; log: PluginLogger }): void | Promise<void>;
+  /** Runs on `$/shutdown` before the plugin answers. */
+  deactivate?(): void | Promise<void>;
+}

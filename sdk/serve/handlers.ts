@@ -1,0 +1,147 @@
+import { ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  BeforeToolCallEvent,
+  AfterToolCallEvent,
+  HookAfterToolCall,
+  HookBeforeToolCall,
+  ProtocolErrorCodes,
+  SANDBOX_METHODS,
+  SandboxPrepare,
+  SandboxPrepareParams,
+  SandboxRelease,
+  SkillsList,
+  ToolInvoke,
+  ToolInvokeParams,
+  ToolProgress,
+  WORKSPACE_OPERATIONS,
+  type ProtocolErrorData,
+  type ToolInvokeResult,
+  type WorkspaceOperation,
+} from '../../protocol/index.js';
+import { isZodSchema } from '../plugin/define.js';
+import type { HandlerContext, PluginDefinition, SandboxBackendDefinition, ToolDefinition, ToolReturn } from '../plugin/types.js';
+import { baseContext, signalFor } from './context.js';
+import { guarded } from './wire-errors.js';
+import { createWorkspaceProxy } from './workspace-proxy.js';
+
+/** Shared state the handlers read; owned by bindPlugin. */
+export interface PluginState {
+  ready: boolean;
+  settings: Record<string, unknown>;
+  tools: Map<string, ToolDefinition<any>>;
+  shutdown: AbortController;
+  log: HandlerContext['log'];
+}
+
+const notReady = (): ResponseError<ProtocolErrorData> => new ResponseError<ProtocolErrorData>(ProtocolErrorCodes.PluginNotReady, 'the handshake has not completed');
+const asResult = (r: ToolReturn): ToolInvokeResult => (typeof r === 'string' ? { content: [{ type: 'text', text: r }] } : r);
+
+export function registerToolHandlers(conn: MessageConnection, state: PluginState): void {
+  conn.onRequest(ToolInvoke.type, async (raw, token) => {
+    if (!state.ready) return notReady();
+    const { signal, dispose } = signalFor(token, state.shutdown.signal);
+    const outcome = await guarded(signal, (raw as { name?: string }).name, async () => {
+      const params = ToolInvokeParams.parse(raw);
+      const tool = state.tools.get(params.name);
+      if (!tool) throw new ResponseError(ProtocolErrorCodes.ToolNotFound, `no tool named "${params.name}" in this plugin`, { tool: params.name });
+      const args = isZodSchema(tool.inputSchema) ? tool.inputSchema.parse(params.arguments) : params.arguments;
+      const progressToken = params.progressToken;
+      const ctx = {
+        ...baseContext(signal, state.settings, state.log),
+        call: params.context ?? {},
+        workspace: createWorkspaceProxy(conn, params.context?.sessionKey, signal),
+        progress: (value: { message?: string; progress?: number; total?: number }) => {
+          if (progressToken !== undefined) void conn.sendProgress(ToolProgress.type, progressToken, value).catch(() => undefined);
+        },
+      };
+      return asResult(await tool.handler(args, ctx));
+    });
+    dispose();
+    return outcome;
+  });
+}
+
+export function registerHookHandlers(conn: MessageConnection, state: PluginState, plugin: PluginDefinition): void {
+  const before = plugin.hooks?.before_tool_call;
+  const after = plugin.hooks?.after_tool_call;
+  conn.onRequest(HookBeforeToolCall.type, async (raw, token) => {
+    if (!state.ready) return notReady();
+    const { signal, dispose } = signalFor(token, state.shutdown.signal);
+    const out = await guarded(signal, undefined, async () => (before ? ((await before.handler(BeforeToolCallEvent.parse(raw), baseContext(signal, state.settings, state.log))) ?? null) : null));
+    dispose();
+    return out;
+  });
+  conn.onRequest(HookAfterToolCall.type, async (raw, token) => {
+    if (!state.ready) return notReady();
+    const { signal, dispose } = signalFor(token, state.shutdown.signal);
+    const out = await guarded(signal, undefined, async () => {
+      if (after) await after.handler(AfterToolCallEvent.parse(raw), baseContext(signal, state.settings, state.log));
+      return null;
+    });
+    dispose();
+    return out;
+  });
+}
+
+export function registerSandboxHandlers(conn: MessageConnection, state: PluginState, plugin: PluginDefinition): void {
+  const backends = new Map((plugin.sandboxBackends ?? []).map((b) => [b.id, b]));
+  const sessions = new Map<string, SandboxBackendDefinition>();
+  if (backends.size === 0) return;
+  const ctxFor = (token: Parameters<typeof signalFor>[0]) => {
+    const s = signalFor(token, state.shutdown.signal);
+    return { ctx: baseContext(s.signal, state.settings, state.log), dispose: s.dispose };
+  };
+  conn.onRequest(SandboxPrepare.type, async (raw, token) => {
+    const { ctx, dispose } = ctxFor(token);
+    const out = await guarded(ctx.signal, undefined, async () => {
+      const params = SandboxPrepareParams.parse(raw);
+      const backend = backends.get(params.backendId);
+      if (!backend) throw new ResponseError(ProtocolErrorCodes.CapabilityMissing, `no sandbox backend "${params.backendId}" in this plugin`);
+      const result = await backend.prepare(params, ctx);
+      sessions.set(params.session, backend);
+      return result;
+    });
+    dispose();
+    return out;
+  });
+  conn.onRequest(SandboxRelease.type, async ({ session }, token) => {
+    const { ctx, dispose } = ctxFor(token);
+    const out = await guarded(ctx.signal, undefined, async () => {
+      await sessions.get(session)?.release?.(session, ctx);
+      sessions.delete(session);
+      return null;
+    });
+    dispose();
+    return out;
+  });
+  for (const op of Object.keys(SANDBOX_METHODS) as WorkspaceOperation[]) {
+    conn.onRequest(SANDBOX_METHODS[op].type as any, async (raw: { session?: string }, token: Parameters<typeof signalFor>[0]) => {
+      const { ctx, dispose } = ctxFor(token);
+      const out = await guarded(ctx.signal, undefined, async () => {
+        const backend = sessions.get(String(raw?.session));
+        if (!backend) throw new ResponseError(ProtocolErrorCodes.InvalidParams, `session "${raw?.session}" was not prepared`);
+        const handler = backend.operations[op] as ((p: unknown, c: HandlerContext) => unknown) | undefined;
+        if (!handler) throw new ResponseError(ProtocolErrorCodes.CapabilityMissing, `backend "${backend.id}" does not serve ${op}`);
+        const params = WORKSPACE_OPERATIONS[op].params.parse(raw);
+        return (await handler({ ...params, session: raw.session }, ctx)) ?? null;
+      });
+      dispose();
+      return out;
+    });
+  }
+}
+
+export function registerSkillHandlers(conn: MessageConnection, state: PluginState, plugin: PluginDefinition): void {
+  const sources = new Map((plugin.skillSources ?? []).map((s) => [s.label, s]));
+  if (sources.size === 0) return;
+  conn.onRequest(SkillsList.type, async ({ label }, token) => {
+    const { signal, dispose } = signalFor(token, state.shutdown.signal);
+    const out = await guarded(signal, undefined, async () => {
+      const source = sources.get(label);
+      if (!source) throw new ResponseError(ProtocolErrorCodes.InvalidParams, `no skill source "${label}" in this plugin`);
+      return source.list(baseContext(signal, state.settings, state.log));
+    });
+    dispose();
+    return out;
+  });
+}

@@ -1,0 +1,25 @@
+import { ResponseError } from 'vscode-jsonrpc';
+import { z } from 'zod';
+import { ProtocolErrorCodes, type ProtocolErrorData } from '../../protocol/index.js';
+import { PluginError } from '../plugin/errors.js';
+
+/** Turns whatever a handler threw into the error response the kernel receives. */
+export function toResponseError(error: unknown, signal: AbortSignal, tool?: string): ResponseError<ProtocolErrorData> {
+  if (error instanceof ResponseError) return error as ResponseError<ProtocolErrorData>;
+  if (error instanceof PluginError) return new ResponseError(error.code, error.message, error.data);
+  if (error instanceof z.ZodError) {
+    return new ResponseError(ProtocolErrorCodes.InvalidParams, `invalid params: ${z.prettifyError(error)}`, { tool, detail: error.issues });
+  }
+  if (signal.aborted) return new ResponseError(ProtocolErrorCodes.RequestCancelled, 'the request was cancelled', { tool });
+  const message = error instanceof Error ? error.message : String(error);
+  return new ResponseError(ProtocolErrorCodes.ToolFailed, message, { tool });
+}
+
+/** Runs a handler, mapping thrown errors to wire errors. */
+export async function guarded<T>(signal: AbortSignal, tool: string | undefined, run: () => Promise<T>): Promise<T | ResponseError<ProtocolErrorData>> {
+  try {
+    return await run();
+  } catch (error) {
+    return toResponseError(error, signal, tool);
+  }
+}

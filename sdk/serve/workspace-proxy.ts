@@ -1,0 +1,53 @@
+import { CancellationTokenSource, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  ProtocolErrorCodes,
+  WORKSPACE_ERROR_CODES,
+  WORKSPACE_METHODS,
+  type WorkspaceErrorCode,
+  type WorkspaceOperation,
+  type WorkspaceService,
+} from '../../protocol/index.js';
+import { WorkspaceError } from '../plugin/errors.js';
+
+function tokenFor(signal: AbortSignal | undefined): CancellationTokenSource | undefined {
+  if (!signal) return undefined;
+  const source = new CancellationTokenSource();
+  if (signal.aborted) source.cancel();
+  else signal.addEventListener('abort', () => source.cancel(), { once: true });
+  return source;
+}
+
+async function call(conn: MessageConnection, op: WorkspaceOperation, params: object, signal: AbortSignal | undefined): Promise<any> {
+  const source = tokenFor(signal);
+  try {
+    const descriptor = WORKSPACE_METHODS[op];
+    return await conn.sendRequest(descriptor.type as any, params, source?.token);
+  } catch (error) {
+    if (error instanceof ResponseError && error.code === ProtocolErrorCodes.WorkspaceError) {
+      const raw = (error.data as { code?: string; path?: string } | undefined)?.code;
+      const code = (WORKSPACE_ERROR_CODES as readonly string[]).includes(raw ?? '') ? (raw as WorkspaceErrorCode) : 'IO_ERROR';
+      throw new WorkspaceError(code, error.message, { path: (error.data as { path?: string } | undefined)?.path, cause: error });
+    }
+    throw error;
+  } finally {
+    source?.dispose();
+  }
+}
+
+/**
+ * The `workspace` a tool handler sees: each method is a `workspace/*` request to the kernel,
+ * tagged with the calling session and cancelled with the call (its signal is the default).
+ */
+export function createWorkspaceProxy(conn: MessageConnection, sessionKey: string | undefined, callSignal: AbortSignal): WorkspaceService {
+  const s = (signal?: AbortSignal): AbortSignal => signal ?? callSignal;
+  return {
+    read: (path, options, signal) => call(conn, 'read', { sessionKey, path, options }, s(signal)),
+    write: (path, content, options, signal) => call(conn, 'write', { sessionKey, path, content, options }, s(signal)),
+    stat: (path, signal) => call(conn, 'stat', { sessionKey, path }, s(signal)),
+    readDirectory: (path, signal) => call(conn, 'readDirectory', { sessionKey, path }, s(signal)),
+    mkdir: async (path, options, signal) => void (await call(conn, 'mkdir', { sessionKey, path, options }, s(signal))),
+    remove: async (path, options, signal) => void (await call(conn, 'remove', { sessionKey, path, options }, s(signal))),
+    rename: async (from, to, signal) => void (await call(conn, 'rename', { sessionKey, from, to }, s(signal))),
+    exec: (command, options, signal) => call(conn, 'exec', { sessionKey, command, options }, s(signal)),
+  };
+}

@@ -1,0 +1,4 @@
+/** `pincer/sdk/testing`: test a plugin in memory, without a kernel. Named exports only. */
+export { createPluginTestHarness } from './harness.js';
+export type { CallOptions, HarnessOptions, PluginTestHarness } from './harness.js';
+export { createMemoryWorkspace } from './memory-workspace.js';
