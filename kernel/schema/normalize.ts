@@ -1,0 +1,46 @@
+import { deepFreeze } from '../gate/params.js';
+import type { JSONSchema } from '../gate/types.js';
+import { ensureArrayItems } from './array-items.js';
+import { cleanSchemaForGemini, stripKeywords } from './gemini.js';
+import { inlineLocalRefs } from './inline-refs.js';
+import { cleanOpenApiKeywords } from './openapi-cleanup.js';
+import { schemaProviderFamily, schemaTargetKey, type SchemaTarget } from './provider.js';
+import { shapeRoot } from './root-shape.js';
+import { isPlainObject } from '../loop/plain-object.js';
+
+/** Variants kept per schema object (one per provider/compat combination in use). */
+export const MAX_CACHED_VARIANTS = 8;
+
+const cache = new WeakMap<object, Map<string, JSONSchema>>();
+
+/**
+ * The pipeline of SPEC §9.2: inline local refs → OpenAPI cleanup → root shaping → array
+ * items → provider cleaning (Gemini strips and converts; OpenAI needs only the object root
+ * of step 3; Anthropic gets no extra cleaning). Pure; see `normalizeToolSchema` for the cache.
+ */
+export function normalizeSchemaUncached(schema: unknown, target: SchemaTarget = {}): JSONSchema {
+  let out: JSONSchema = isPlainObject(schema) ? inlineLocalRefs(schema) : {};
+  out = cleanOpenApiKeywords(out);
+  out = shapeRoot(out);
+  out = ensureArrayItems(out, target.compat?.omitEmptyArrayItems === true);
+  if (schemaProviderFamily(target) === 'gemini') out = cleanSchemaForGemini(out);
+  return stripKeywords(out, target.compat?.unsupportedKeywords ?? []);
+}
+
+/**
+ * Normalize a tool's parameter schema for a provider, once: results are cached per schema
+ * object and target (at most 8 variants per schema, oldest evicted) and deep-frozen, so
+ * assembling tools for every run pays the cost only the first time.
+ */
+export function normalizeToolSchema(schema: unknown, target: SchemaTarget = {}): JSONSchema {
+  if (!isPlainObject(schema)) return normalizeSchemaUncached(schema, target);
+  const key = schemaTargetKey(target);
+  let variants = cache.get(schema);
+  const hit = variants?.get(key);
+  if (hit) return hit;
+  const normalized = deepFreeze(normalizeSchemaUncached(schema, target));
+  if (!variants) cache.set(schema, (variants = new Map()));
+  if (variants.size >= MAX_CACHED_VARIANTS) variants.delete(variants.keys().next().value as string);
+  variants.set(key, normalized);
+  return normalized;
+}
