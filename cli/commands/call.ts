@@ -1,0 +1,85 @@
+/** `pincer call TOOL 'JSON'`: one call through the full gate (hooks, loop detection, sandbox). */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { RUN_FLAGS_HELP, RUN_OPTIONS, expectPositionals, parseFlags, runContextFrom } from '../args.js';
+import { err, out, outJson, type Command } from '../context.js';
+import { CliError, toCliError, usageError } from '../errors.js';
+import { formatExplanation } from '../format/explain.js';
+import { callOutcome, formatCallFailure, formatResult } from '../format/content.js';
+import { describeRun } from '../format/tools-report.js';
+import { withKernel } from '../kernel-session.js';
+
+export const callCommand: Command = {
+  name: 'call',
+  summary: 'Run one tool call through the full gate',
+  help: `Usage: pincer call TOOL ['JSON params' | -] [run flags] [--json]
+
+Runs one call of TOOL with the given parameters (a JSON object; '-' reads it
+from stdin; omitted means {}) through the same path a model's call takes:
+policy, loop detection, hooks and approvals, then the owning plugin in the
+session's sandbox. Prints the result content; Ctrl-C cancels the call.
+
+Exit status: 0 on success, 1 when the tool is not available, the call was
+blocked, or the tool returned an error.
+
+${RUN_FLAGS_HELP}
+
+Examples:
+  pincer call read '{"path":"README.md"}'
+  pincer call exec '{"command":"ls -la"}' --agent main --json
+  echo '{"path":"notes.txt","content":"hi"}' | pincer call write -`,
+
+  async run(ctx, argv) {
+    const { values, positionals } = parseFlags('call', argv, RUN_OPTIONS);
+    expectPositionals('call', positionals, 1, 2, 'a TOOL name');
+    const [toolName, rawParams] = positionals;
+    const params = parseParams(rawParams);
+    const run = runContextFrom(values);
+    return withKernel(ctx, { configFlag: values.config }, async ({ kernel }) => {
+      const toolSet = kernel.assembleTools(run);
+      const explanation = toolSet.explain(toolName);
+      if (!explanation.present) {
+        if (values.json) outJson(ctx, { ran: false, ...explanation });
+        else err(ctx, formatExplanation(explanation, toolSet, describeRun(run), ctx.errColors));
+        const code = 'unknown' in explanation ? 'UNKNOWN_TOOL' : 'CALL_FAILED';
+        throw new CliError(code, `${toolName} is not available to this run`, { reported: true });
+      }
+
+      const abort = new AbortController();
+      const onSigint = () => abort.abort(new CliError('CALL_FAILED', 'cancelled by Ctrl-C'));
+      process.once('SIGINT', onSigint);
+      let result;
+      try {
+        result = await toolSet.execute(toolName, params, { signal: abort.signal, toolCallId: `cli-${randomUUID()}` });
+      } catch (cause) {
+        throw toCliError(cause, 'CALL_FAILED');
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+
+      if (values.json) outJson(ctx, { tool: toolName, ran: true, outcome: callOutcome(result) ?? (result.isError ? 'error' : 'ok'), ...result });
+      else {
+        if (result.isError) err(ctx, formatCallFailure(toolName, result, ctx.errColors));
+        out(ctx, formatResult(result));
+      }
+      return result.isError ? 1 : 0;
+    });
+  },
+};
+
+/** The params argument: a JSON object, '-' for stdin, or nothing for {}. */
+function parseParams(raw: string | undefined): Record<string, unknown> {
+  if (raw === undefined) return {};
+  // fd 0 is stdin; a synchronous read is fine for a one-shot CLI argument.
+  const text = raw === '-' ? readFileSync(0, 'utf8') : raw;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw usageError(`params are not valid JSON: ${(cause as Error).message}`, 'call');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw usageError(`params must be a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`, 'call');
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,33 @@
+/** The command table: `pincer <name>` dispatches here. */
+import type { Command } from '../context.js';
+import { callCommand } from './call.js';
+import { configCommand } from './config.js';
+import { explainCommand } from './explain.js';
+import { pluginsCommand } from './plugins.js';
+import { serveCommand } from './serve.js';
+import { toolsCommand } from './tools.js';
+
+export const COMMANDS: readonly Command[] = [toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, serveCommand];
+
+export function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
+
+export function mainHelp(version: string): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return `pincer ${version}: the tools, policy, gate and sandboxes of an AI agent
+
+Usage: pincer <command> [flags]
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+
+Global flags:
+  -h, --help       help for pincer or a command (pincer <command> --help)
+  -v, --version    print the version
+
+Config: --config F, else $PINCER_CONFIG, else ./pincer.config.json, else the
+embedded default (bundled fs and shell tools on the local backend, the coding
+profile, the current directory as the workspace).
+Logs go to stderr; set PINCER_LOG=debug|info|warn|error to change the level.`;
+}

@@ -1,0 +1,64 @@
+/** `pincer plugins`: the supervisor's view of every plugin. */
+import { COMMON_OPTIONS, expectPositionals, parseFlags } from '../args.js';
+import { describeSource } from '../config-source.js';
+import { out, outJson, terminalWidth, type CliContext, type Command } from '../context.js';
+import { renderTable } from '../format/table.js';
+import type { PluginStatus } from '../kernel.js';
+import { withKernel } from '../kernel-session.js';
+
+export const pluginsCommand: Command = {
+  name: 'plugins',
+  summary: "Show each plugin's state, version, protocol, restarts and last error",
+  help: `Usage: pincer plugins [--config F] [--json]
+
+Starts the kernel with the configured plugins and prints each plugin's state
+(lazy, starting, ready, restarting, failed, stopped), version, negotiated
+protocol version, restart count, tool count and last error. Lazy plugins
+have no process until a call needs them.
+
+Exit status: 0 when no plugin has failed, 1 otherwise (usable as a health check).
+
+Options:
+  -c, --config F   config file (else $PINCER_CONFIG, ./pincer.config.json, embedded default)
+      --json       machine-readable output`,
+
+  async run(ctx, argv) {
+    const { values, positionals } = parseFlags('plugins', argv, COMMON_OPTIONS);
+    expectPositionals('plugins', positionals, 0, 0, 'no arguments');
+    return withKernel(ctx, { configFlag: values.config }, async ({ kernel, source }) => {
+      const plugins = kernel.plugins();
+      if (values.json) outJson(ctx, { config: describeSource(source), plugins });
+      else out(ctx, formatPlugins(ctx, plugins));
+      return plugins.some((p) => p.state === 'failed') ? 1 : 0;
+    });
+  },
+};
+
+export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string {
+  const c = ctx.colors;
+  if (plugins.length === 0) return c.yellow('No plugins are enabled.');
+  const state = (s: PluginStatus['state']) =>
+    s === 'ready' ? c.green(s) : s === 'failed' ? c.red(s) : s === 'restarting' || s === 'starting' ? c.yellow(s) : c.dim(s);
+  const rows = plugins.map((p) => [
+    p.id,
+    state(p.state),
+    p.version ?? '-',
+    p.protocolVersion ?? '-',
+    String(p.restarts),
+    String(p.tools),
+    p.lastError ? c.red(p.lastError) : '',
+  ]);
+  return renderTable(
+    [
+      { header: 'PLUGIN' },
+      { header: 'STATE' },
+      { header: 'VERSION' },
+      { header: 'PROTOCOL' },
+      { header: 'RESTARTS', align: 'right' },
+      { header: 'TOOLS', align: 'right' },
+      { header: 'LAST ERROR' },
+    ],
+    rows,
+    { width: terminalWidth(ctx), headerStyle: c.bold },
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * Opens a kernel for one command: discover and load the config, create the kernel, start it with
+ * progress on stderr, and guarantee `stop()` (no plugin process outlives the command).
+ */
+import { discoverConfig, loadDiscoveredConfig, type ConfigSource } from './config-source.js';
+import { err, type CliContext } from './context.js';
+import { CliError, toCliError } from './errors.js';
+import { startProgress } from './format/progress.js';
+import type { Kernel, PluginStatus } from './kernel.js';
+import { createStderrLogger } from './logger.js';
+
+export interface KernelSession {
+  kernel: Kernel;
+  source: ConfigSource;
+}
+
+export interface OpenOptions {
+  /** The `--config` flag. */
+  configFlag?: string;
+  /** Log level for kernel and plugin logs on stderr; `$PINCER_LOG` overrides. */
+  logLevel?: 'error' | 'warn' | 'info' | 'debug';
+}
+
+/** Runs `fn` with a started kernel and always stops it, even when `fn` throws. */
+export async function withKernel<T>(ctx: CliContext, options: OpenOptions, fn: (session: KernelSession) => Promise<T>): Promise<T> {
+  const session = await openKernel(ctx, options);
+  try {
+    return await fn(session);
+  } finally {
+    await session.kernel.stop().catch((cause) => err(ctx, `pincer: kernel stop failed: ${toCliError(cause).message}`));
+  }
+}
+
+export async function openKernel(ctx: CliContext, options: OpenOptions): Promise<KernelSession> {
+  const api = await ctx.kernelApi();
+  const source = discoverConfig(ctx, options.configFlag);
+  const config = await loadDiscoveredConfig(ctx, api, source);
+  const logger = createStderrLogger(ctx, options.logLevel ?? 'warn');
+  let kernel: Kernel;
+  try {
+    kernel = api.createKernel(config, { logger });
+  } catch (cause) {
+    throw toCliError(cause, 'KERNEL');
+  }
+  const progress = startProgress(ctx.stderr, 'starting plugins…');
+  // Poll the supervisor's view rather than subscribing: start() is the only long wait, and a
+  // 100 ms poll of an in-memory list costs nothing.
+  const poll = setInterval(() => progress.update(describeStart(kernel.plugins())), 100);
+  poll.unref();
+  try {
+    await kernel.start();
+  } catch (cause) {
+    await kernel.stop().catch(() => undefined);
+    throw new CliError('KERNEL', `kernel failed to start: ${toCliError(cause).message}`, { cause });
+  } finally {
+    clearInterval(poll);
+    progress.done();
+  }
+  return { kernel, source };
+}
+
+export function describeStart(plugins: PluginStatus[]): string {
+  const starting = plugins.filter((p) => p.state === 'starting' || p.state === 'restarting').map((p) => p.id);
+  const ready = plugins.filter((p) => p.state === 'ready').length;
+  return starting.length
+    ? `starting plugins: ${starting.join(', ')} (${ready}/${plugins.length} ready)`
+    : `starting plugins (${ready}/${plugins.length} ready)`;
+}

@@ -1,0 +1,70 @@
+/**
+ * One MCP server session over the bridge's tool set. The low-level `Server` is used (not
+ * `McpServer`) because our tools carry arbitrary JSON Schemas, not zod shapes: `tools/list` passes
+ * them through as they were normalized, and `tools/call` goes to `toolSet.execute`, i.e. through
+ * the gate, hooks and sandbox, exactly like a model's call inside a host.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createColors } from '../format/color.js';
+import { formatExplanation } from '../format/explain.js';
+import { describeRun } from '../format/tools-report.js';
+import type { CliLogger } from '../logger.js';
+import { errorResult, toMcpResult, toMcpTool } from './mcp-result.js';
+import type { ToolBridge } from './tool-bridge.js';
+
+export interface McpServerOptions {
+  version: string;
+  logger: CliLogger;
+}
+
+const plain = createColors(false);
+
+export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): Server {
+  const server = new Server(
+    { name: 'pincer', version: options.version },
+    {
+      capabilities: { tools: { listChanged: true } },
+      instructions: `Tools of ${describeRun(bridge.run)}, governed by Pincer policy. A call may be blocked by policy or hooks; the error text says why.`,
+    },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: bridge.toolSet.tools.map(toMcpTool),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    const toolSet = bridge.toolSet;
+    const explanation = toolSet.explain(name);
+    if (!explanation.present) {
+      // The same story `pincer explain` tells, so the model (and its operator) learn which rule to change.
+      options.logger.info(`tools/call ${name}: not available`);
+      return errorResult(formatExplanation(explanation, toolSet, describeRun(bridge.run), plain));
+    }
+    const started = performance.now();
+    try {
+      const result = await toolSet.execute(name, args ?? {}, { signal: extra.signal, toolCallId: `mcp-${String(extra.requestId)}` });
+      options.logger.debug(`tools/call ${name}: ${result.isError ? 'error' : 'ok'} in ${(performance.now() - started).toFixed(1)} ms`);
+      return toMcpResult(result);
+    } catch (cause) {
+      // A thrown error (plugin crash, timeout, cancellation) is still a tool-level failure for MCP.
+      const error = cause as { code?: unknown; message?: string };
+      const code = typeof error.code === 'string' || typeof error.code === 'number' ? `${error.code}: ` : '';
+      options.logger.warn(`tools/call ${name} failed: ${code}${error.message ?? String(cause)}`);
+      return errorResult(`${name} failed: ${code}${error.message ?? String(cause)}`);
+    }
+  });
+
+  const unsubscribe = bridge.onChange(() => {
+    // Before initialization there is no one to tell; the client's first tools/list is current anyway.
+    if (!server.transport) return;
+    server.sendToolListChanged().catch((cause: Error) => options.logger.warn(`list_changed not sent: ${cause.message}`));
+  });
+  const previousOnClose = server.onclose;
+  server.onclose = () => {
+    unsubscribe();
+    previousOnClose?.();
+  };
+  return server;
+}
