@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import {
+  coerceToolParams, formatUnknownToolMessage, normalizeToolResult, redactExecParamsForLog, toToolDefinition,
+  unknownToolResult,
+} from '../../kernel/adapter/index.js';
+import { createToolGate, isCallPathError } from '../../kernel/gate/index.js';
+import type { ToolExplanation } from '../../kernel/policy/types.js';
+import { ctx, hook, recordingTool } from './helpers.js';
+import { createHash } from 'node:crypto';
+
+const noRequired = { type: 'object', properties: { q: { type: 'string' } } };
+const withRequired = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] };
+
+describe('param coercion', () => {
+  it('passes objects, parses JSON strings, and turns no arguments into {} when nothing is required', () => {
+    expect(coerceToolParams('t', noRequired, { q: 'x' })).toEqual({ ok: true, params: { q: 'x' } });
+    expect(coerceToolParams('t', noRequired, ' {"q":"x"} ')).toEqual({ ok: true, params: { q: 'x' } });
+    expect(coerceToolParams('t', noRequired, null)).toEqual({ ok: true, params: {} });
+    expect(coerceToolParams('t', noRequired, undefined)).toEqual({ ok: true, params: {} });
+    expect(coerceToolParams('t', noRequired, '  ')).toEqual({ ok: true, params: {} });
+  });
+
+  it('refuses no arguments when the schema requires fields, naming them', () => {
+    expect(coerceToolParams('search', withRequired, null)).toEqual({ ok: false, message: 'Tool "search" requires arguments (q) but the call had none.' });
+    const nested = { anyOf: [{ type: 'object', required: ['a'] }] };
+    expect(coerceToolParams('t', nested, undefined).ok).toBe(false);
+  });
+
+  it('refuses arrays, numbers, invalid JSON and JSON that is not an object', () => {
+    for (const raw of [[1], 3, 'not json', '[1,2]', '"str"', true]) {
+      const coerced = coerceToolParams('t', noRequired, raw);
+      expect(coerced.ok).toBe(false);
+    }
+  });
+});
+
+describe('result normalization', () => {
+  it('keeps results that have a content array', () => {
+    const r = { content: [{ type: 'text' as const, text: 'x' }] };
+    expect(normalizeToolResult('t', r)).toBe(r);
+  });
+
+  it('wraps objects without content as JSON text of their details (or themselves) and says so', () => {
+    const lines: string[] = [];
+    expect(normalizeToolResult('t', { details: { a: 1 } }, (l) => lines.push(l))).toEqual({ content: [{ type: 'text', text: '{\n  "a": 1\n}' }], details: { a: 1 } });
+    expect(normalizeToolResult('t', { a: 2 }).details).toEqual({ a: 2 });
+    expect(lines).toEqual(['tools: t returned non-standard result (missing content[]); coercing']);
+  });
+
+  it('turns nothing into {status:"ok", tool} and primitives into text', () => {
+    expect(normalizeToolResult('t', undefined).details).toEqual({ status: 'ok', tool: 't' });
+    expect(normalizeToolResult('t', { details: null }).details).toEqual({ status: 'ok', tool: 't' });
+    expect(normalizeToolResult('t', 'plain')).toEqual({ content: [{ type: 'text', text: 'plain' }] });
+  });
+});
+
+describe('exec failure-log redaction', () => {
+  it('replaces commands with type, length and a 16-hex sha256 prefix, and env values with placeholders under sorted keys', () => {
+    const command = 'TOKEN=hunter2 ./deploy';
+    const out = redactExecParamsForLog({ command, env: { Z: 'secret', A: 'also' }, workdir: '/srv' }) as Record<string, unknown>;
+    expect(out.command).toEqual({
+      omitted: true, reason: 'exec command may contain credentials', type: 'string', chars: command.length,
+      sha256: createHash('sha256').update(command).digest('hex').slice(0, 16),
+    });
+    expect(out.env).toEqual({ A: '[omitted exec env value]', Z: '[omitted exec env value]' });
+    expect(Object.keys(out.env as object)).toEqual(['A', 'Z']);
+    expect(out.workdir).toBe('/srv');
+    expect(JSON.stringify(out)).not.toContain('hunter2');
+  });
+
+  it('treats a JSON string as its object, summarizes non-objects, and replaces a non-object env wholesale', () => {
+    expect(redactExecParamsForLog('{"cmd":"ls"}')).toMatchObject({ cmd: { omitted: true } });
+    expect(redactExecParamsForLog('rm -rf /')).toMatchObject({ omitted: true, reason: 'exec params may contain command credentials', type: 'string' });
+    expect(redactExecParamsForLog([1])).toMatchObject({ type: 'array' });
+    expect(redactExecParamsForLog({ env: 'A=1' })).toEqual({ env: '[omitted exec env]' });
+  });
+
+  it('logs a failing exec call without its command and returns an error result to the model', async () => {
+    const errors: string[] = [];
+    const exec = recordingTool('exec', { execute: async () => { throw new Error('exit 1'); } });
+    const def = toToolDefinition(exec, { warn: () => undefined, error: (m) => errors.push(m) });
+    const result = await def.execute('{"command":"curl -u admin:hunter2 x"}', ctx());
+    expect(result).toMatchObject({ isError: true, details: { status: 'error', tool: 'exec', error: 'exit 1' } });
+    expect(errors[0]).toMatch(/^\[tools\] exec failed: exit 1 raw_params=/);
+    expect(errors[0]).not.toContain('hunter2');
+  });
+});
+
+describe('tool definitions', () => {
+  it('coerces before the gate and normalizes after the tool', async () => {
+    const tool = recordingTool('read', { execute: async () => ({ weird: true }) as never });
+    const def = toToolDefinition(createToolGate({ hooks: [hook('a', undefined)] }).wrap(tool));
+    const result = await def.execute('{"path":"a"}', ctx());
+    expect(result.details).toEqual({ weird: true });
+  });
+
+  it('returns an error result for bad arguments without calling the gate or the tool', async () => {
+    const tool = recordingTool();
+    const result = await toToolDefinition({ ...tool, parameters: withRequired }).execute(null, ctx());
+    expect(result.isError).toBe(true);
+    expect(tool.calls).toEqual([]);
+  });
+
+  it('rethrows call-path failures and aborts instead of hiding them in a result', async () => {
+    const gated = createToolGate({ hooks: [hook('bad', 42)] }).wrap(recordingTool());
+    await expect(toToolDefinition(gated).execute({}, ctx())).rejects.toSatisfy(isCallPathError);
+    const controller = new AbortController();
+    controller.abort();
+    const aborting = recordingTool('read', { execute: async () => { throw Object.assign(new Error('aborted'), { name: 'AbortError' }); } });
+    await expect(toToolDefinition(aborting).execute({}, { toolCallId: 'x', signal: controller.signal })).rejects.toThrow('aborted');
+  });
+});
+
+describe('unknown tool explanations', () => {
+  const denied: ToolExplanation = {
+    tool: 'exec', present: false,
+    removal: { tool: 'exec', layer: 'agent', label: 'agents.main.tools.allow', ruleKind: 'deny', matchedRules: ['group:runtime'], configKey: 'agents.main.tools.deny' },
+  };
+  const notAllowed: ToolExplanation = {
+    tool: 'browser', present: false,
+    removal: { tool: 'browser', layer: 'profile', label: 'tools.profile (coding)', ruleKind: 'allow', matchedRules: ['read', 'write'], configKey: 'tools.alsoAllow' },
+  };
+
+  it('names the layer, the deny rule, the matched entries and the config key to change', () => {
+    const text = formatUnknownToolMessage('exec', denied);
+    expect(text).toContain('Unknown tool "exec"');
+    expect(text).toContain('agents.main.tools.allow');
+    expect(text).toContain('deny rule');
+    expect(text).toContain('"group:runtime"');
+    expect(text).toContain('remove "group:runtime" from agents.main.tools.deny');
+  });
+
+  it('tells how to add a tool an allow list did not admit', () => {
+    expect(formatUnknownToolMessage('browser', notAllowed)).toContain('add "browser" to tools.alsoAllow');
+  });
+
+  it('explains names no layer knows, and survives an explain function that throws', () => {
+    expect(unknownToolResult('nope', () => ({ tool: 'nope', present: false, unknown: true })).content[0]).toMatchObject({ text: expect.stringContaining('no tool with this name') });
+    const result = unknownToolResult('x', () => { throw new Error('pipeline not ready'); });
+    expect(result).toMatchObject({ isError: true, details: { error: 'unknown_tool' } });
+  });
+
+  it('carries the removal audit in details for the host', () => {
+    expect(unknownToolResult('exec', () => denied).details).toMatchObject({ removal: { configKey: 'agents.main.tools.deny' } });
+  });
+});
