@@ -8,7 +8,7 @@ import { toObjectSchema } from '../../cli/serve/mcp-result.js';
 import { ToolBridge } from '../../cli/serve/tool-bridge.js';
 import { FAKE_TOOLS, FakeKernel } from '../cli/helpers/fake-kernel.js';
 
-const quiet: CliLogger = { error() {}, warn() {}, info() {}, debug() {} };
+const quiet: CliLogger = Object.assign(() => {}, { error() {}, warn() {}, info() {}, debug() {} });
 const open: Client[] = [];
 
 async function connect(kernel: FakeKernel, agentId = 'main') {
