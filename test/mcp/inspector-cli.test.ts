@@ -1,0 +1,41 @@
+/**
+ * `@modelcontextprotocol/inspector` in CLI mode as a second, independent MCP client. It is a
+ * devDependency the lead installs; until `node_modules/.bin/mcp-inspector` exists this suite skips.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, REPO, ensureBuilt, kernelReady, tempWorkspace } from '../cli/helpers/built-cli.js';
+
+const INSPECTOR = join(REPO, 'node_modules/.bin/mcp-inspector');
+
+function inspector(cwd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(INSPECTOR, ['--cli', process.execPath, CLI, 'serve', ...args], { cwd, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+beforeAll(() => ensureBuilt());
+
+describe.skipIf(!kernelReady || !existsSync(INSPECTOR))('pincer serve with the MCP Inspector CLI', () => {
+  const ws = tempWorkspace();
+  afterAll(() => ws.cleanup());
+
+  it('lists the tools', async () => {
+    const { code, stdout, stderr } = await inspector(ws.dir, ['--method', 'tools/list']);
+    expect(code, stderr).toBe(0);
+    const names = (JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['read', 'exec']));
+  });
+
+  it('calls read on README.md', async () => {
+    const { code, stdout, stderr } = await inspector(ws.dir, ['--method', 'tools/call', '--tool-name', 'read', '--tool-arg', 'path=README.md']);
+    expect(code, stderr).toBe(0);
+    const result = JSON.parse(stdout) as { content: { text?: string }[]; isError?: boolean };
+    expect(result.isError).toBeFalsy();
+    expect(result.content.map((c) => c.text ?? '').join('')).toContain('# temp workspace');
+  });
+});
