@@ -20,7 +20,6 @@ export type { AfterToolCallEvent, AfterToolCallObserver } from './after-call.js'
 export { CallPathError, isCallPathError } from './errors.js';
 export type { CallPathErrorCode, DeniedReason, FailureDisposition } from './errors.js';
 export { DEFAULT_HOOK_TIMEOUT_MS, withTimeout, HandlerTimeoutError } from './with-timeout.js';
-export * as callPathMessages from './messages.js';
 export type {
   JSONSchema, ToolContent, ToolResult, ToolExecuteContext, KernelTool, ApprovalRequest, ApprovalDecision,
   ApprovalResolution, BeforeToolCallResult, BeforeToolCallEvent, RunContext, HookRegistration,

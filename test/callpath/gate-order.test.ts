@@ -121,3 +121,19 @@ describe('gate order and outcomes', () => {
     expect(wrapped).toMatchObject({ name: 'read', pluginId: 'fs-tools', executionMode: 'parallel', parameters: tool.parameters });
   });
 });
+
+describe('detached copies', () => {
+  it('copies JSON-shaped params without sharing, keeps a "__proto__" key as data, and survives cycles', async () => {
+    const { detachedCopy } = await import('../../kernel/gate/index.js');
+    const input = JSON.parse('{"a":{"b":[1,{"c":2}]},"__proto__":{"polluted":true}}');
+    const copy = detachedCopy(input);
+    expect(copy).toEqual(input);
+    expect(copy.a).not.toBe(input.a);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const cyclic: Record<string, unknown> = { x: 1 };
+    cyclic.self = cyclic;
+    const c = detachedCopy(cyclic);
+    expect(c.self).toBe(c);
+  });
+});
