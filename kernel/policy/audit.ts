@@ -3,43 +3,51 @@
  * entries decided it. Feeds `explain()`, the CLI, and the model-facing "why is this tool
  * missing" message.
  */
-import { createToolPolicyMatcher, type ToolPolicyLike } from '../../sdk/policy/index.js';
+import { createToolPolicyMatcher, type ToolNameMatcher } from '../../sdk/policy/index.js';
 import { boundedNames, sanitizeAuditField } from './sanitize.js';
 import type { PolicyRemoval, PolicyStep } from './types.js';
 
-/** Deny entries that, each on its own, deny the tool (sorted, sanitized). */
-function matchingDenyEntries(deny: readonly string[] | undefined, tool: string): string[] {
-  if (!deny) return [];
-  const hits = deny.filter((entry) => !createToolPolicyMatcher({ deny: [entry] })(tool));
-  return [...new Set(hits.map(sanitizeAuditField))].sort();
+/** Builds the removal record of one tool for one step; records are memoized per tool name. */
+export type RemovalAuditor = (tool: string) => PolicyRemoval;
+
+function entryMatchers(entries: readonly string[] | undefined): [string, ToolNameMatcher][] {
+  return (entries ?? []).map((entry) => [entry, createToolPolicyMatcher({ deny: [entry] })]);
 }
 
-function firstNonEmpty(a: string[], b: string[]): string[] {
-  return a.length > 0 ? a : b;
+/** Deny entries that, each on its own, deny the tool (sorted, sanitized). */
+function matchingEntries(matchers: readonly [string, ToolNameMatcher][], tool: string): string[] {
+  const hits = matchers.filter(([, denies]) => !denies(tool)).map(([entry]) => sanitizeAuditField(entry));
+  return [...new Set(hits)].sort();
 }
 
 /**
- * Removal records for the tools a step dropped. A tool counts as denied when the step's
- * deny list alone rejects it; otherwise the allow list did not admit it.
+ * A tool counts as denied when the step's deny list alone rejects it; otherwise the allow
+ * list did not admit it. Raw deny entries read best; a plugin-id entry only matches after
+ * expansion, so the expanded entries are the fallback.
  */
-export function auditStep(step: PolicyStep, expanded: ToolPolicyLike, removed: readonly string[]): PolicyRemoval[] {
-  if (removed.length === 0) return [];
-  const denyOnly = createToolPolicyMatcher({ deny: expanded.deny });
-  const rawDeny = step.policy?.deny;
-  const allowShown = boundedNames(step.policy?.allow ?? []).names;
-  return removed.map((tool) => {
+export function createRemovalAuditor(step: PolicyStep, expandedDeny: readonly string[] | undefined, denyOnly: ToolNameMatcher): RemovalAuditor {
+  let rawDeny: [string, ToolNameMatcher][] | undefined;
+  let expanded: [string, ToolNameMatcher][] | undefined;
+  let allowShown: string[] | undefined;
+  const label = sanitizeAuditField(step.label);
+  const memo = new Map<string, PolicyRemoval>();
+  return (tool) => {
+    const hit = memo.get(tool);
+    if (hit) return hit;
     const denied = !denyOnly(tool);
+    let matchedRules: string[];
+    if (denied) {
+      rawDeny ??= entryMatchers(step.policy?.deny);
+      matchedRules = matchingEntries(rawDeny, tool);
+      if (matchedRules.length === 0) matchedRules = matchingEntries((expanded ??= entryMatchers(expandedDeny)), tool);
+    } else {
+      matchedRules = allowShown ??= Object.freeze(boundedNames(step.policy?.allow ?? []).names) as string[];
+    }
     const ruleKind = denied ? 'deny' : 'allow';
-    return {
-      tool,
-      layer: step.layer,
-      label: sanitizeAuditField(step.label),
-      ruleKind,
-      // Raw entries read best; a plugin-id entry only matches after expansion, so fall back.
-      matchedRules: denied ? firstNonEmpty(matchingDenyEntries(rawDeny, tool), matchingDenyEntries(expanded.deny as string[] | undefined, tool)) : allowShown,
-      configKey: step.configKeys?.[ruleKind],
-    };
-  });
+    const removal: PolicyRemoval = Object.freeze({ tool, layer: step.layer, label, ruleKind, matchedRules, configKey: step.configKeys?.[ruleKind] });
+    memo.set(tool, removal);
+    return removal;
+  };
 }
 
 /** One log line per rule kind, in the reference's shape. */

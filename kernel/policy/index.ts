@@ -16,3 +16,5 @@ export { sanitizeAuditField, escapeControlChars } from './sanitize.js';
 export { normalizeToolPolicyName } from './normalize.js';
 export type { RunContext, RunSender, RunTrigger } from './run-context.js';
 export type { ToolPolicy, PolicyStep, PolicyLayerId, PolicyRemoval, ToolExplanation } from './types.js';
+export { createPolicyEngine } from './engine.js';
+export type { PolicyEngine } from './engine.js';

@@ -3,15 +3,9 @@
  * narrows; every removal is recorded with its layer so `explain()` can say why.
  * Pure and synchronous: no I/O, safe on the assembly hot path.
  */
-import {
-  buildPluginToolGroups,
-  createRuntimeToolMatcher,
-  createToolPolicyMatcher,
-  expandPolicyWithPluginGroups,
-  normalizeToolPolicyName,
-} from '../../sdk/policy/index.js';
-import { auditStep } from './audit.js';
-import { describeUnknownEntries, findUnknownAllowEntries, WarningOnce } from './unknown-entries.js';
+import { buildPluginToolGroups, normalizeToolPolicyName } from '../../sdk/policy/index.js';
+import { stepPlan, type ToolSurface } from './step-plan.js';
+import { WarningOnce } from './unknown-entries.js';
 import type { PolicyLayerId, PolicyRemoval, PolicyStep, ToolExplanation } from './types.js';
 
 /** What the pipeline needs to know about a tool. */
@@ -39,9 +33,19 @@ export interface PipelineOptions {
   warn?: (message: string) => void;
 }
 
-/** Drop entries that cannot be read, with a warning naming the index. */
-function readableTools<T extends PolicyTool>(tools: readonly T[], warnings: string[]): T[] {
-  const out: T[] = [];
+interface Surface extends ToolSurface {
+  readable: readonly PolicyTool[];
+  unreadable: string[];
+}
+
+const surfaces = new WeakMap<readonly PolicyTool[], Surface>();
+
+/** Readable tools, their plugin groups and the core names; cached for a frozen tool list. */
+function surfaceOf(tools: readonly PolicyTool[]): Surface {
+  const cached = surfaces.get(tools);
+  if (cached) return cached;
+  const readable: PolicyTool[] = [];
+  const unreadable: string[] = [];
   for (let i = 0; i < tools.length; i++) {
     let name = '';
     try {
@@ -49,48 +53,56 @@ function readableTools<T extends PolicyTool>(tools: readonly T[], warnings: stri
     } catch {
       // A throwing getter is as unreadable as a missing name.
     }
-    if (name) out.push(tools[i]);
-    else warnings.push(`tools: policy filtering skipped a tool with no readable name at index ${i}.`);
+    if (name) readable.push(tools[i]);
+    else unreadable.push(`tools: policy filtering skipped a tool with no readable name at index ${i}.`);
   }
-  return out;
+  const coreTools = new Set(readable.filter((tool) => !tool.pluginId).map((tool) => normalizeToolPolicyName(tool.name)));
+  const groups = buildPluginToolGroups(readable, (tool) => (tool.pluginId ? { pluginId: tool.pluginId } : undefined));
+  const surface = { readable, unreadable, coreTools, groups };
+  if (Object.isFrozen(tools)) surfaces.set(tools, surface);
+  return surface;
 }
 
 export function applyPolicyPipeline<T extends PolicyTool>(tools: readonly T[], steps: readonly PolicyStep[], options: PipelineOptions = {}): PolicyResult<T> {
-  const warnings: string[] = [];
+  const surface = surfaceOf(tools);
+  const frozen = Object.isFrozen(tools);
+  const warnings = [...surface.unreadable];
   const removals: PolicyRemoval[] = [];
   const layers: PolicyLayerId[] = [];
-  let current = readableTools(tools, warnings);
-  const coreTools = new Set(current.filter((tool) => !tool.pluginId).map((tool) => normalizeToolPolicyName(tool.name)));
-  const groups = buildPluginToolGroups(current, (tool) => (tool.pluginId ? { pluginId: tool.pluginId } : undefined));
+  let current = surface.readable as T[];
   for (const step of steps) {
     if (!step.policy) continue;
     layers.push(step.layer);
-    if (step.kind !== 'cap') {
-      const text = describeUnknownEntries(step, findUnknownAllowEntries(step.policy.allow, groups, coreTools));
-      if (text && (options.warningOnce?.first(text) ?? true)) {
-        warnings.push(text);
-        options.warn?.(text);
+    const plan = stepPlan(step, step.policy, surface, frozen);
+    if (plan.warning && (options.warningOnce?.first(plan.warning) ?? true)) {
+      warnings.push(plan.warning);
+      options.warn?.(plan.warning);
+    }
+    let removedAny = false;
+    const kept: T[] = [];
+    for (const tool of current) {
+      if (plan.matches(tool.name)) kept.push(tool);
+      else {
+        removedAny = true;
+        removals.push(plan.audit(normalizeToolPolicyName(tool.name)));
       }
     }
-    const expanded = expandPolicyWithPluginGroups(step.policy, groups) ?? {};
-    const matches = step.kind === 'cap' ? createRuntimeToolMatcher(expanded.allow ?? []) : createToolPolicyMatcher(expanded);
-    const removed: string[] = [];
-    current = current.filter((tool) => {
-      if (matches(tool.name)) return true;
-      removed.push(normalizeToolPolicyName(tool.name));
-      return false;
-    });
-    removals.push(...auditStep(step, expanded, removed));
+    if (removedAny) current = kept;
   }
   const effectiveAllowlist = [...new Set(current.map((tool) => normalizeToolPolicyName(tool.name)))];
-  return { tools: current, removals, warnings, effectiveAllowlist, layers, explain: explainer(effectiveAllowlist, removals, layers) };
+  return { tools: current === surface.readable ? [...current] : current, removals, warnings, effectiveAllowlist, layers, explain: explainer(effectiveAllowlist, removals, layers) };
 }
 
 function explainer(present: readonly string[], removals: readonly PolicyRemoval[], layers: PolicyLayerId[]) {
-  const presentSet = new Set(present);
-  const removalByTool = new Map<string, PolicyRemoval>();
-  for (const removal of removals) if (!removalByTool.has(removal.tool)) removalByTool.set(removal.tool, removal);
+  let presentSet: Set<string> | undefined;
+  let removalByTool: Map<string, PolicyRemoval> | undefined;
   return (toolName: string): ToolExplanation => {
+    // Built on first use: most assemblies are never asked to explain.
+    presentSet ??= new Set(present);
+    if (!removalByTool) {
+      removalByTool = new Map();
+      for (const removal of removals) if (!removalByTool.has(removal.tool)) removalByTool.set(removal.tool, removal);
+    }
     const tool = normalizeToolPolicyName(toolName);
     if (presentSet.has(tool)) return { tool, present: true, layersPassed: [...layers] };
     const removal = removalByTool.get(tool);

@@ -50,8 +50,25 @@ function keys(prefix: string): { allow: string; deny: string } {
   return { allow: `${prefix}.allow`, deny: `${prefix}.deny` };
 }
 
-/** The layers of one run, each with its label and the config keys that change it. */
+function freezeList(list: readonly string[] | undefined): string[] | undefined {
+  return list ? (Object.freeze([...list]) as string[]) : undefined;
+}
+
+/**
+ * Steps are frozen (on copies, never the caller's config arrays): the pipeline then caches
+ * each step's compiled plan by identity, and nothing downstream can widen a layer.
+ */
+function freezeStep(step: PolicyStep): PolicyStep {
+  const policy = step.policy ? Object.freeze({ allow: freezeList(step.policy.allow), deny: freezeList(step.policy.deny) }) : undefined;
+  return Object.freeze({ ...step, policy, configKeys: step.configKeys && Object.freeze({ ...step.configKeys }), suppressUnavailableWarningFor: freezeList(step.suppressUnavailableWarningFor) });
+}
+
+/** The layers of one run, each with its label and the config keys that change it. Frozen. */
 export function buildPolicySteps(inputs: PolicyInputs): PolicyStep[] {
+  return buildSteps(inputs).map(freezeStep);
+}
+
+function buildSteps(inputs: PolicyInputs): PolicyStep[] {
   const { tools, agentTools, run } = inputs;
   const agentId = inputs.agentId?.trim();
   const agentPrefix = agentId ? `agents.${agentId}.tools` : 'agent tools';

@@ -8,7 +8,8 @@
 export interface CompiledGlobs {
   readonly matchesAll: boolean;
   readonly exact: ReadonlySet<string>;
-  readonly regexes: readonly RegExp[];
+  /** Every wildcard entry folded into one alternation, so a miss costs one regex test. */
+  readonly wildcard: RegExp | undefined;
   /** Number of non-empty entries compiled. Zero means "no pattern". */
   readonly size: number;
 }
@@ -20,14 +21,20 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Anchored regex for a pattern holding `*`; each escaped `\*` becomes `.*`. */
-function globRegex(pattern: string): RegExp {
-  let regex = regexCache.get(pattern);
+/** Regex body for a pattern holding `*`: escaped text where each escaped `\*` becomes `.*`. */
+function globBody(pattern: string): string {
+  return escapeRegExp(pattern).replaceAll('\\*', '.*');
+}
+
+/** One anchored alternation of every wildcard pattern: matches iff any single pattern does. */
+function wildcardRegex(patterns: readonly string[]): RegExp {
+  const key = patterns.join('\u0000');
+  let regex = regexCache.get(key);
   if (!regex) {
-    regex = new RegExp(`^${escapeRegExp(pattern).replaceAll('\\*', '.*')}$`);
+    regex = new RegExp(`^(?:${patterns.map(globBody).join('|')})$`);
     // Bounded: evict the oldest entry rather than grow with hostile configs.
     if (regexCache.size >= REGEX_CACHE_LIMIT) regexCache.delete(regexCache.keys().next().value as string);
-    regexCache.set(pattern, regex);
+    regexCache.set(key, regex);
   }
   return regex;
 }
@@ -36,20 +43,18 @@ function globRegex(pattern: string): RegExp {
 export function compileGlobs(entries: readonly string[]): CompiledGlobs {
   let matchesAll = false;
   const exact = new Set<string>();
-  const regexes: RegExp[] = [];
+  const wildcards: string[] = [];
   let size = 0;
   for (const entry of entries) {
     if (!entry) continue;
     size++;
     if (entry === '*') matchesAll = true;
     else if (!entry.includes('*')) exact.add(entry);
-    else regexes.push(globRegex(entry));
+    else wildcards.push(entry);
   }
-  return { matchesAll, exact, regexes, size };
+  return { matchesAll, exact, wildcard: wildcards.length > 0 ? wildcardRegex(wildcards) : undefined, size };
 }
 
 export function matchesGlobs(value: string, globs: CompiledGlobs): boolean {
-  if (globs.matchesAll || globs.exact.has(value)) return true;
-  for (const regex of globs.regexes) if (regex.test(value)) return true;
-  return false;
+  return globs.matchesAll || globs.exact.has(value) || (globs.wildcard !== undefined && globs.wildcard.test(value));
 }

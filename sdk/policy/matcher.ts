@@ -2,8 +2,8 @@
  * The allow/deny matcher: deny wins; an empty allow list allows everything not denied;
  * names and entries are normalized on both sides and core groups are expanded.
  */
-import { compileGlobs, matchesGlobs, type CompiledGlobs } from './glob.js';
-import { expandToolGroups } from './groups.js';
+import { matchesGlobs, type CompiledGlobs } from './glob.js';
+import { compileToolList } from './compiled-lists.js';
 import { readToolAllowlistIntersection } from './intersection.js';
 import { normalizeToolPolicyName } from './normalize.js';
 import { PolicyInputError, assertOptionalList, describeValue } from './errors.js';
@@ -36,9 +36,36 @@ export function createToolPolicyMatcher(policy?: ToolPolicyLike | null, writeAll
     );
     return (name) => matchers.every((matches) => matches(name));
   }
-  const deny = compileGlobs(expandToolGroups(policy.deny));
-  const allow = compileGlobs(expandToolGroups(policy.allow));
-  return (name) => decide(normalizeToolPolicyName(name), allow, deny, writeAllowsApplyPatch);
+  return memoizedMatcher(compileToolList(policy.allow), compileToolList(policy.deny), writeAllowsApplyPatch);
+}
+
+// Compiled lists are shared by content (see compiled-lists.ts), so a matcher for the same
+// allow/deny pair can be shared too, and with it a memo of its decisions: every run asks
+// about the same few dozen tool names. Both levels are bounded.
+const MEMO_LIMIT = 2048;
+const matcherCache = new WeakMap<CompiledGlobs, WeakMap<CompiledGlobs, [ToolNameMatcher | undefined, ToolNameMatcher | undefined]>>();
+
+function memoizedMatcher(allow: CompiledGlobs, deny: CompiledGlobs, writeAllowsApplyPatch: boolean): ToolNameMatcher {
+  let byDeny = matcherCache.get(allow);
+  if (!byDeny) matcherCache.set(allow, (byDeny = new WeakMap()));
+  let pair = byDeny.get(deny);
+  if (!pair) byDeny.set(deny, (pair = [undefined, undefined]));
+  const slot = writeAllowsApplyPatch ? 0 : 1;
+  const existing = pair[slot];
+  if (existing) return existing;
+  const memo = new Map<string, boolean>();
+  const matcher: ToolNameMatcher = (name) => {
+    const normalized = normalizeToolPolicyName(name);
+    let decision = memo.get(normalized);
+    if (decision === undefined) {
+      decision = decide(normalized, allow, deny, writeAllowsApplyPatch);
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(normalized, decision);
+    }
+    return decision;
+  };
+  pair[slot] = matcher;
+  return matcher;
 }
 
 function decide(name: string, allow: CompiledGlobs, deny: CompiledGlobs, writeAllowsApplyPatch: boolean): boolean {

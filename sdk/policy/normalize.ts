@@ -10,10 +10,22 @@ export function foldToolName(value: unknown): string {
   return typeof value === 'string' ? value.trim().toLowerCase() : '';
 }
 
+// Tool names repeat across every run; remembering their normalized form is cheaper than
+// trimming and lower-casing again. Bounded, with the oldest entry evicted first.
+const NORMALIZED_CACHE_LIMIT = 4096;
+const normalizedCache = new Map<string, string>();
+
 /** The policy id a name or alias matches under. Non-strings normalize to `''`. */
 export function normalizeToolPolicyName(name: unknown): string {
-  const folded = foldToolName(name);
-  return TOOL_NAME_ALIASES.get(folded) ?? folded;
+  if (typeof name !== 'string') return '';
+  let normalized = normalizedCache.get(name);
+  if (normalized === undefined) {
+    const folded = name.trim().toLowerCase();
+    normalized = TOOL_NAME_ALIASES.get(folded) ?? folded;
+    if (normalizedCache.size >= NORMALIZED_CACHE_LIMIT) normalizedCache.delete(normalizedCache.keys().next().value as string);
+    normalizedCache.set(name, normalized);
+  }
+  return normalized;
 }
 
 /** Normalize every entry of a list and drop the ones that end up empty. `undefined` → `[]`. */

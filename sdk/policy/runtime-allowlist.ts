@@ -14,6 +14,28 @@ export interface ToolsAllowOptions<T> {
   toolAliases?: (tool: T) => readonly unknown[] | undefined | null;
 }
 
+const SHIPPED_CACHE_LIMIT = 256;
+const shippedCache = new Map<string, string[]>();
+
+/**
+ * Without plugin metadata a restriction's matcher depends on its content only, so the
+ * shipped-name expansion is cached by content (a restriction carrying its own nested
+ * intersection is rare and bypasses the cache).
+ */
+function restrictionMatcher(restriction: readonly unknown[]) {
+  if (readToolAllowlistIntersection(restriction) || !restriction.every((entry) => typeof entry === 'string')) {
+    return createRuntimeToolMatcher(expandShippedCoreToolPolicyNames(restriction));
+  }
+  const key = restriction.join('\u0001');
+  let shipped = shippedCache.get(key);
+  if (!shipped) {
+    shipped = expandShippedCoreToolPolicyNames(restriction) ?? [];
+    if (shippedCache.size >= SHIPPED_CACHE_LIMIT) shippedCache.delete(shippedCache.keys().next().value as string);
+    shippedCache.set(key, shipped);
+  }
+  return createRuntimeToolMatcher(shipped);
+}
+
 function hasWildcard(restriction: readonly unknown[]): boolean {
   for (let i = 0; i < restriction.length; i++) if (normalizeToolPolicyName(restriction[i]) === '*') return true;
   return false;
@@ -38,10 +60,9 @@ export function applyEmbeddedAttemptToolsAllow<T extends { name?: unknown }>(
     if (restriction.length === 0) return [];
     if (hasWildcard(restriction)) continue;
     if (current.length === 0) return [];
-    const allow = options?.toolMeta
-      ? expandPolicyWithPluginGroups({ allow: restriction }, buildPluginToolGroups(current, options.toolMeta))?.allow
-      : expandShippedCoreToolPolicyNames(restriction);
-    const matches = createRuntimeToolMatcher(allow);
+    const matches = options?.toolMeta
+      ? createRuntimeToolMatcher(expandPolicyWithPluginGroups({ allow: restriction }, buildPluginToolGroups(current, options.toolMeta))?.allow)
+      : restrictionMatcher(restriction);
     const aliasesOf = options?.toolAliases;
     current = current.filter((tool) => {
       if (matches(tool?.name)) return true;

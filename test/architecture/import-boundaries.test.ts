@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(root, dir))) {
+    const path = join(dir, entry);
+    if (statSync(join(root, path)).isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.(ts|mts|js|mjs)$/.test(entry) && !entry.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** Top-level folders each relative import of a file lands in. */
+function importedAreas(file: string): { specifier: string; target: string }[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const specifiers = [...text.matchAll(/(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]);
+  return specifiers
+    .filter((s) => s.startsWith('.'))
+    .map((specifier) => ({ specifier, target: relative(root, resolve(root, dirname(file), specifier)) }));
+}
+
+function violations(area: string, forbidden: (target: string) => boolean): string[] {
+  return sourceFiles(area).flatMap((file) => importedAreas(file).filter(({ target }) => forbidden(target)).map(({ specifier }) => `${file} imports ${specifier}`));
+}
+
+describe('import boundaries', () => {
+  it('keeps the kernel from importing any plugin, and lets it use only the pure policy part of the SDK', () => {
+    expect(violations('kernel', (t) => t.startsWith('plugins/') || (t.startsWith('sdk/') && !t.startsWith('sdk/policy')))).toEqual([]);
+  });
+
+  it('keeps the SDK from importing the kernel or a plugin', () => {
+    expect(violations('sdk', (t) => t.startsWith('kernel/') || t.startsWith('plugins/'))).toEqual([]);
+  });
+
+  it('keeps plugins from importing the kernel', () => {
+    expect(violations('plugins', (t) => t.startsWith('kernel/'))).toEqual([]);
+  });
+
+  it('keeps the protocol free of imports from any other layer', () => {
+    expect(violations('protocol', (t) => !t.startsWith('protocol/'))).toEqual([]);
+  });
+
+  it('finds imports at all (the check itself is not vacuous)', () => {
+    expect(importedAreas('kernel/policy/pipeline.ts').some(({ target }) => target.startsWith('sdk/policy'))).toBe(true);
+  });
+});
