@@ -1,4 +1,4 @@
-import type { WorkspaceErrorCode } from '../../protocol/v1/workspace-types.js';
+import { WORKSPACE_ERROR_CODES, type WorkspaceErrorCode } from '../../protocol/v1/workspace-types.js';
 
 /**
  * A refused or failed workspace operation. `code` is one of the protocol's
@@ -53,4 +53,20 @@ export function toWorkspaceError(error: unknown, path: string, action: string): 
       return new WorkspaceError('IO_ERROR', `Cannot ${action} ${path}: ${detail}`, { path, cause: error });
     }
   }
+}
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(WORKSPACE_ERROR_CODES);
+
+/**
+ * The workspace error code of anything a workspace call threw, whichever side
+ * built it: this class (`code`), the SDK's wire-facing WorkspaceError
+ * (`workspaceCode`) or raw ProtocolError data (`data.code`). Undefined otherwise.
+ */
+export function workspaceErrorCodeOf(error: unknown): WorkspaceErrorCode | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const record = error as { code?: unknown; workspaceCode?: unknown; data?: { code?: unknown } };
+  for (const candidate of [record.workspaceCode, record.code, record.data?.code]) {
+    if (typeof candidate === 'string' && KNOWN_CODES.has(candidate)) return candidate as WorkspaceErrorCode;
+  }
+  return undefined;
 }

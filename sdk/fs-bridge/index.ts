@@ -3,7 +3,7 @@
  * pure (no I/O) and usable by any backend; HostFsBridge and its helpers are for
  * backends whose mounts are visible on the host (local, docker bind mounts).
  */
-export { WorkspaceError, isWorkspaceError, toWorkspaceError } from './errors.js';
+export { WorkspaceError, isWorkspaceError, toWorkspaceError, workspaceErrorCodeOf } from './errors.js';
 export { rootSyntaxOf, relativeInsideRoot, type RootSyntax } from './path-syntax.js';
 export {
   mapWorkspacePath,
@@ -20,3 +20,4 @@ export { readBounded, DEFAULT_MAX_READ_BYTES } from './bounded-read.js';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
 export { readDirectoryEntries } from './read-directory.js';
 export { HostFsBridge, type HostFsBridgeOptions, type BridgeReadOptions } from './host-bridge.js';
+export { explainWorkspaceError, WORKSPACE_ERROR_HINTS, type ExplainedWorkspaceError } from './explain.js';

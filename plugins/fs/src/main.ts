@@ -1,0 +1,4 @@
+import { serve } from '../../../sdk/plugin-api.js';
+import { fsPlugin } from './plugin.js';
+
+serve(fsPlugin);

@@ -1,0 +1,5 @@
+import { definePlugin } from '../../../sdk/plugin-api.js';
+import { FS_PLUGIN, FS_TOOLS } from './tools.js';
+
+/** The fs tool family: every file operation goes through the session's workspace service. */
+export const fsPlugin = definePlugin({ ...FS_PLUGIN, tools: FS_TOOLS });
