@@ -69,16 +69,22 @@ export interface ToolSet {
   sandbox: { mode: 'off' | 'non-main' | 'all'; sandboxed: boolean; backend?: string };
 }
 
-export type PluginState = 'lazy' | 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped';
+export type PluginState = 'lazy' | 'starting' | 'ready' | 'restarting' | 'stopping' | 'failed' | 'stopped';
+
+/** A plugin's last error: a message, or the host's structured record. */
+export type PluginLastError = string | { code?: string; message: string; at?: string };
 
 export interface PluginStatus {
   id: string;
   state: PluginState;
   version?: string;
-  protocolVersion?: string;
+  /** The host's name for `version`; the CLI reads either. */
+  pluginVersion?: string;
+  protocolVersion?: string | number;
   restarts: number;
-  lastError?: string;
+  lastError?: PluginLastError;
   tools: number;
+  pid?: number;
 }
 
 export interface Kernel {

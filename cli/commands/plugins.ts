@@ -3,7 +3,7 @@ import { COMMON_OPTIONS, expectPositionals, parseFlags } from '../args.js';
 import { describeSource } from '../config-source.js';
 import { out, outJson, terminalWidth, type CliContext, type Command } from '../context.js';
 import { renderTable } from '../format/table.js';
-import type { PluginStatus } from '../kernel.js';
+import type { PluginLastError, PluginStatus } from '../kernel.js';
 import { withKernel } from '../kernel-session.js';
 
 export const pluginsCommand: Command = {
@@ -42,11 +42,11 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
   const rows = plugins.map((p) => [
     p.id,
     state(p.state),
-    p.version ?? '-',
-    p.protocolVersion ?? '-',
+    p.version ?? p.pluginVersion ?? '-',
+    p.protocolVersion === undefined ? '-' : String(p.protocolVersion),
     String(p.restarts),
     String(p.tools),
-    p.lastError ? c.red(p.lastError) : '',
+    p.lastError ? c.red(describeLastError(p.lastError)) : '',
   ]);
   return renderTable(
     [
@@ -61,4 +61,10 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
     rows,
     { width: terminalWidth(ctx), headerStyle: c.bold },
   );
+}
+
+/** "PLUGIN_CRASHED: exited with code 1" from either shape the kernel reports. */
+export function describeLastError(error: PluginLastError): string {
+  if (typeof error === 'string') return error;
+  return error.code ? `${error.code}: ${error.message}` : error.message;
 }

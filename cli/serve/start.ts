@@ -57,6 +57,8 @@ export async function startServe(ctx: CliContext, options: ServeOptions): Promis
   await closeTransport().catch(() => undefined);
   // Stopping the kernel stops every plugin process group: nothing outlives `pincer serve`.
   await kernel.stop().catch((cause: Error) => logger.error(`kernel stop failed: ${cause.message}`));
+  // A paused stdin pipe still holds the event loop open after a signal; release it so we exit.
+  if (stdio) process.stdin.destroy();
   return 0;
 }
 
