@@ -10,7 +10,7 @@ import {
   type MessageTransport,
 } from '../../protocol/index.js';
 import type { PluginDefinition } from '../plugin/types.js';
-import { bindPlugin, type PluginRuntime } from './bind.js';
+import { bindPlugin, type BindOptions, type PluginRuntime } from './bind.js';
 import { routeConsoleToStderr } from './console.js';
 import { startParentWatchdog } from './watchdog.js';
 
@@ -41,7 +41,7 @@ function openTransport(plugin: PluginDefinition): MessageTransport {
  * The process exits when the pipe closes, after `$/shutdown`, or when the kernel dies.
  * @since 1
  */
-export function serve(plugin: PluginDefinition): PluginRuntime {
+export function serve(plugin: PluginDefinition, options: Pick<BindOptions, 'protocolVersions'> = {}): PluginRuntime {
   if (process.env[PLUGIN_COOKIE_ENV] !== PLUGIN_COOKIE_VALUE) {
     process.stderr.write(startedByHandMessage(plugin) + '\n');
     process.exit(1);
@@ -52,6 +52,7 @@ export function serve(plugin: PluginDefinition): PluginRuntime {
   };
   const transport = openTransport(plugin);
   const runtime = bindPlugin(plugin, transport, {
+    ...options,
     // The kernel closes the pipe after our answer; exit anyway if it does not.
     onShutdown: () => setTimeout(() => exit(0), 1_000).unref(),
   });

@@ -1,0 +1,96 @@
+import { CancellationTokenSource, type MessageConnection, type RequestType } from 'vscode-jsonrpc/node';
+import { ToolProgress, type ToolProgressValue } from '../../protocol/index.js';
+import { KernelError, toKernelError } from './errors.js';
+
+/** Per-call options; defaults come from the plugin's timeouts config. */
+export interface DeadlineOptions {
+  signal?: AbortSignal;
+  timeoutMs: number;
+  /** Progress resets the deadline, but never past this total. */
+  maxTotalMs: number;
+  /** Attach a progress token; each report calls this and extends the deadline. */
+  onProgress?: (value: ToolProgressValue) => void;
+  withProgress?: boolean;
+}
+
+/** Calls still waiting for an answer; a crash rejects them all with one typed error. */
+export class InflightCalls {
+  private readonly pending = new Set<(error: KernelError) => void>();
+  add(reject: (error: KernelError) => void): () => void {
+    this.pending.add(reject);
+    return () => this.pending.delete(reject);
+  }
+  rejectAll(error: KernelError): void {
+    const all = [...this.pending];
+    this.pending.clear();
+    for (const reject of all) reject(error);
+  }
+  get size(): number {
+    return this.pending.size;
+  }
+}
+
+let progressCounter = 0;
+
+/**
+ * Sends one request with a deadline, cancellation and progress. Always settles: with the
+ * answer, a KernelError from the plugin's error, PLUGIN_TIMEOUT, CANCELLED, or whatever
+ * error the in-flight registry is rejected with (a crash).
+ */
+export function requestWithDeadline<P extends object, R>(
+  conn: MessageConnection,
+  type: RequestType<P, R, unknown>,
+  params: P,
+  options: DeadlineOptions,
+  ctx: { pluginId: string; what: string; inflight: InflightCalls },
+): Promise<R> {
+  return new Promise<R>((resolve, reject) => {
+    const { signal } = options;
+    const started = Date.now();
+    const source = new CancellationTokenSource();
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    let progressSub: { dispose(): void } | undefined;
+    const finish = (settle: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      progressSub?.dispose();
+      untrack();
+      settle();
+    };
+    const fail = (error: KernelError): void => finish(() => reject(error));
+    const onTimeout = (): void => {
+      source.cancel(); // sends $/cancelRequest
+      const waited = Date.now() - started;
+      fail(new KernelError('PLUGIN_TIMEOUT', `${ctx.what} on plugin "${ctx.pluginId}" did not answer within ${waited} ms (deadline ${options.timeoutMs} ms, cap ${options.maxTotalMs} ms)`, { pluginId: ctx.pluginId }));
+    };
+    const arm = (): void => {
+      clearTimeout(timer);
+      const left = Math.min(options.timeoutMs, options.maxTotalMs - (Date.now() - started));
+      timer = setTimeout(onTimeout, Math.max(0, left));
+    };
+    function onAbort(): void {
+      source.cancel();
+      fail(new KernelError('CANCELLED', `${ctx.what} on plugin "${ctx.pluginId}" was cancelled`, { pluginId: ctx.pluginId, cause: signal?.reason }));
+    }
+    const untrack = ctx.inflight.add(fail);
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let sent = params;
+    if (options.onProgress || options.withProgress) {
+      const token = `p${++progressCounter}`;
+      progressSub = conn.onProgress(ToolProgress.type, token, (value) => {
+        arm();
+        options.onProgress?.(value);
+      });
+      sent = { ...params, progressToken: token };
+    }
+    arm();
+    (conn.sendRequest as (t: unknown, p: unknown, k: unknown) => Promise<R>)(type, sent, source.token).then(
+      (result) => finish(() => resolve(result)),
+      (error) => fail(toKernelError(error, ctx.pluginId, ctx.what)),
+    );
+  });
+}

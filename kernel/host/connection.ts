@@ -1,0 +1,70 @@
+import { ResponseError, createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  Log,
+  LogParams,
+  ProtocolErrorCodes,
+  ToolsListChanged,
+  ToolsListChangedParams,
+  WORKSPACE_ERROR_CODES,
+  WORKSPACE_METHODS,
+  type MessageTransport,
+  type ProtocolErrorData,
+  type ToolContribution,
+  type WorkspaceOperation,
+} from '../../protocol/index.js';
+import type { HostLogger } from './logger.js';
+
+/** Answers a plugin's `workspace/*` request; the kernel routes it to the session's sandbox. */
+export type WorkspaceHandler = (pluginId: string, sessionKey: string | undefined, method: WorkspaceOperation, params: Record<string, unknown>) => Promise<unknown>;
+
+export interface ConnectionHooks {
+  pluginId: string;
+  logger: HostLogger;
+  workspace: () => WorkspaceHandler | undefined;
+  onToolsChanged: (tools: ToolContribution[]) => void;
+  /** Framing errors, oversized messages, stream errors. */
+  onTransportError: (error: Error) => void;
+  onClose: () => void;
+}
+
+const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, log: () => undefined };
+
+function workspaceError(error: unknown): ResponseError<ProtocolErrorData> {
+  const e = error as { code?: unknown; workspaceCode?: unknown; message?: unknown; path?: string };
+  const raw = typeof e?.workspaceCode === 'string' ? e.workspaceCode : e?.code;
+  const code = (WORKSPACE_ERROR_CODES as readonly unknown[]).includes(raw) ? (raw as ProtocolErrorData['code']) : 'IO_ERROR';
+  return new ResponseError(ProtocolErrorCodes.WorkspaceError, String(e?.message ?? error), { code, path: e?.path });
+}
+
+/** The kernel's side of one plugin connection: host services and notifications wired in. */
+export function openPluginConnection(transport: MessageTransport, hooks: ConnectionHooks): MessageConnection {
+  const conn = createMessageConnection(transport.reader, transport.writer, silent);
+  const source = `plugin:${hooks.pluginId}`;
+  conn.onNotification(Log.type, (raw) => {
+    const p = LogParams.safeParse(raw);
+    if (p.success) hooks.logger({ source, level: p.data.level, message: p.data.message, data: p.data.data });
+  });
+  conn.onNotification(ToolsListChanged.type, (raw) => {
+    const p = ToolsListChangedParams.safeParse(raw);
+    if (p.success) hooks.onToolsChanged(p.data.tools);
+    else hooks.logger({ source, level: 'error', message: `ignored an invalid tools/listChanged: ${p.error.message}` });
+  });
+  for (const [op, descriptor] of Object.entries(WORKSPACE_METHODS) as [WorkspaceOperation, (typeof WORKSPACE_METHODS)[WorkspaceOperation]][]) {
+    conn.onRequest(descriptor.type as any, async (raw: unknown) => {
+      const parsed = descriptor.params.safeParse(raw);
+      if (!parsed.success) return new ResponseError(ProtocolErrorCodes.InvalidParams, `invalid ${descriptor.method} params: ${parsed.error.message}`);
+      const handler = hooks.workspace();
+      if (!handler) return new ResponseError(ProtocolErrorCodes.CapabilityMissing, 'this kernel has no workspace service configured');
+      const { sessionKey, ...params } = parsed.data as Record<string, unknown> & { sessionKey?: string };
+      try {
+        return (await handler(hooks.pluginId, sessionKey, op, params)) ?? null;
+      } catch (error) {
+        return workspaceError(error);
+      }
+    });
+  }
+  conn.onError(([error]) => hooks.onTransportError(error));
+  conn.onClose(() => hooks.onClose());
+  conn.listen();
+  return conn;
+}

@@ -1,0 +1,205 @@
+import type { z } from 'zod';
+import {
+  BeforeToolCallResult,
+  HOOK_TABLE,
+  HookAfterToolCall,
+  HookBeforeToolCall,
+  SkillsList,
+  SkillsListResult,
+  ToolInvoke,
+  ToolInvokeResult,
+  type AfterToolCallEvent,
+  type BeforeToolCallEvent,
+  type HookName,
+  type PeerInfo,
+  type RequestDescriptor,
+  type ToolContribution,
+  type ToolProgressValue,
+} from '../../protocol/index.js';
+import { PluginConfigSchema, RestartPolicySchema, type PluginConfigInput, type RestartPolicy } from './config.js';
+import type { WorkspaceHandler } from './connection.js';
+import { KernelError } from './errors.js';
+import { defaultHostLogger, type HostLogger } from './logger.js';
+import { ManagedPlugin } from './managed-plugin.js';
+import type { PluginContributions, PluginStatus, RequiredPluginsHealth } from './status.js';
+
+export interface PluginHostOptions {
+  plugins: readonly PluginConfigInput[];
+  kernel?: PeerInfo;
+  logger?: HostLogger;
+  restart?: Partial<RestartPolicy>;
+  /** Env var names plugins inherit; defaults to DEFAULT_INHERITED_ENV_VARS. */
+  inheritEnv?: readonly string[];
+}
+
+export interface InvokeOptions {
+  signal?: AbortSignal;
+  /** Overrides the tool's and the plugin's default deadline. */
+  timeoutMs?: number;
+  onProgress?: (value: ToolProgressValue) => void;
+  sessionKey?: string;
+  agentId?: string;
+  toolCallId?: string;
+}
+
+export type ContributedTool = ToolContribution & { pluginId: string };
+
+function validateConfigs(plugins: readonly PluginConfigInput[]) {
+  const seen = new Set<string>();
+  return plugins.map((raw, i) => {
+    const parsed = PluginConfigSchema.safeParse(raw);
+    const where = `plugins[${i}]${typeof raw?.id === 'string' ? ` ("${raw.id}")` : ''}`;
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((x) => `${x.path.join('.') || '(root)'}: ${x.message}`).join('; ');
+      throw new KernelError('INVALID_CONFIG', `${where} is invalid: ${issues}`, { cause: parsed.error });
+    }
+    if (seen.has(parsed.data.id)) throw new KernelError('INVALID_CONFIG', `${where}: plugin id "${parsed.data.id}" is configured twice`);
+    seen.add(parsed.data.id);
+    return parsed.data;
+  });
+}
+
+/** Creates the plugin host. Nothing is spawned until `start()` (and lazy plugins not even then). */
+export function createPluginHost(options: PluginHostOptions) {
+  const configs = validateConfigs(options.plugins);
+  const restart = RestartPolicySchema.parse(options.restart ?? {});
+  const logger = options.logger ?? defaultHostLogger;
+  let workspaceHandler: WorkspaceHandler | undefined;
+  let version = 0;
+  let toolsCache: { version: number; tools: ContributedTool[] } | undefined;
+  const listeners = new Set<() => void>();
+  const onChange = (): void => {
+    version += 1;
+    for (const l of listeners) l();
+  };
+  const plugins = new Map(
+    configs.map((config) => [
+      config.id,
+      new ManagedPlugin(config, { kernel: options.kernel ?? { name: 'pincer', version: '0.1.0' }, logger, restart, inheritEnv: options.inheritEnv, workspace: () => workspaceHandler, onChange }),
+    ]),
+  );
+
+  const get = (pluginId: string): ManagedPlugin => {
+    const p = plugins.get(pluginId);
+    if (!p) throw new KernelError('PLUGIN_NOT_FOUND', `no plugin "${pluginId}" is configured`, { pluginId });
+    return p;
+  };
+  const usable = (p: ManagedPlugin): boolean => p.state !== 'failed' && p.state !== 'stopped' && p.state !== 'stopping';
+
+  return {
+    /** Starts every non-lazy plugin; resolves when each is ready or has failed (see status()). */
+    async start(): Promise<void> {
+      await Promise.all([...plugins.values()].filter((p) => p.state === 'stopped').map((p) => p.start().catch(() => undefined)));
+    },
+    /** Stops every plugin (escalating shutdown); no process is left afterwards. */
+    async stop(): Promise<void> {
+      await Promise.all([...plugins.values()].map((p) => p.stop()));
+    },
+    /** Starts one plugin now (e.g. warm a lazy one); rejects with the reason it could not start. */
+    ensureStarted: (pluginId: string): Promise<void> => get(pluginId).start(),
+    status: (): PluginStatus[] => [...plugins.values()].map((p) => p.status()),
+    pluginStatus: (pluginId: string): PluginStatus => get(pluginId).status(),
+    /** Bumped on every state or contribution change; assembly caches can key on it. */
+    get contributionsVersion(): number {
+      return version;
+    },
+    onDidChange(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /** Cached contributions of every plugin not failed or stopped. In-memory only: no IPC. */
+    contributions: (): PluginContributions[] =>
+      [...plugins.values()].filter(usable).map((p) => ({ pluginId: p.id, state: p.state, required: p.config.required, contributes: p.contributes })),
+    /** Every usable plugin's tools, tagged with the plugin id. Cached until the next change. */
+    contributedTools(): readonly ContributedTool[] {
+      if (toolsCache?.version !== version) {
+        const tools = [...plugins.values()].filter(usable).flatMap((p) => p.contributes.tools.map((t) => ({ ...t, pluginId: p.id })));
+        toolsCache = { version, tools };
+      }
+      return toolsCache.tools;
+    },
+    /** Fail closed: are the required plugins among `agentPlugins` (default: all) usable? */
+    requiredPluginsHealthy(agentPlugins?: readonly string[]): RequiredPluginsHealth {
+      const problems: RequiredPluginsHealth['problems'] = [];
+      for (const id of agentPlugins ?? []) {
+        if (!plugins.has(id)) problems.push({ pluginId: id, state: 'missing', reason: `plugin "${id}" is enabled for this agent but not configured` });
+      }
+      for (const p of plugins.values()) {
+        if (!p.config.required || (agentPlugins && !agentPlugins.includes(p.id))) continue;
+        if (p.state === 'failed' || p.state === 'stopped' || p.state === 'stopping' || p.state === 'restarting') {
+          problems.push({ pluginId: p.id, state: p.state, reason: p.lastError?.error.message ?? `plugin "${p.id}" is ${p.state}` });
+        }
+      }
+      return { healthy: problems.length === 0, problems };
+    },
+    setWorkspaceHandler(handler: WorkspaceHandler | undefined): void {
+      workspaceHandler = handler;
+    },
+
+    /** Runs a tool in its plugin with a deadline (per call, per tool, per plugin), cancellation and progress. */
+    async invokeTool(pluginId: string, toolName: string, params: Record<string, unknown>, opts: InvokeOptions = {}): Promise<ToolInvokeResult> {
+      const p = get(pluginId);
+      const tool = p.contributes.tools.find((t) => t.name === toolName);
+      const timeoutMs = opts.timeoutMs ?? tool?.timeoutMs ?? p.config.timeouts.callMs;
+      const context = { sessionKey: opts.sessionKey, agentId: opts.agentId, toolCallId: opts.toolCallId, deadline: Date.now() + timeoutMs };
+      const raw = await p.request(
+        ToolInvoke.type,
+        { name: toolName, arguments: params, context },
+        { signal: opts.signal, timeoutMs, maxTotalMs: Math.max(timeoutMs, p.config.timeouts.maxCallMs), onProgress: opts.onProgress, withProgress: true },
+        `tool "${toolName}"`,
+      );
+      const parsed = ToolInvokeResult.safeParse(raw);
+      if (!parsed.success) throw new KernelError('INVALID_RESULT', `tool "${toolName}" of plugin "${pluginId}" returned an invalid result: ${parsed.error.message}`, { pluginId, cause: parsed.error });
+      return parsed.data;
+    },
+
+    /** Calls a plugin's hook. before_tool_call answers a decision (null = no opinion). */
+    async callHook<H extends HookName>(
+      pluginId: string,
+      hook: H,
+      event: H extends 'before_tool_call' ? BeforeToolCallEvent : AfterToolCallEvent,
+      opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+    ): Promise<H extends 'before_tool_call' ? BeforeToolCallResult : null> {
+      const p = get(pluginId);
+      const registered = p.contributes.hooks.find((h) => h.name === hook);
+      const timeoutMs = opts.timeoutMs ?? registered?.timeoutMs ?? (hook === 'before_tool_call' ? p.config.timeouts.hookMs : HOOK_TABLE[hook].defaultTimeoutMs);
+      const type = hook === 'before_tool_call' ? HookBeforeToolCall.type : HookAfterToolCall.type;
+      const raw = await p.request(type as typeof HookBeforeToolCall.type, event as BeforeToolCallEvent, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs }, `hook ${hook}`);
+      if (hook === 'after_tool_call') return null as never;
+      const parsed = BeforeToolCallResult.safeParse(raw ?? null);
+      if (!parsed.success) throw new KernelError('INVALID_RESULT', `before_tool_call hook of plugin "${pluginId}" returned an invalid decision: ${parsed.error.message}`, { pluginId, cause: parsed.error });
+      return parsed.data as never;
+    },
+
+    /** Sends a `sandbox/*` request to a backend plugin, after checking it declared the capability. */
+    async invokeBackend<D extends RequestDescriptor>(
+      pluginId: string,
+      descriptor: D,
+      params: z.input<D['params']>,
+      opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+    ): Promise<z.output<D['result']>> {
+      const p = get(pluginId);
+      if (!descriptor.method.startsWith('sandbox/')) throw new KernelError('CAPABILITY_NOT_SUPPORTED', `${descriptor.method} is not a sandbox backend method`, { pluginId });
+      const needed = descriptor.meta.capability;
+      const backends = p.contributes.sandboxBackends;
+      if (backends.length === 0 || (needed && !backends.some((b) => b.capabilities.includes(needed)))) {
+        throw new KernelError('CAPABILITY_NOT_SUPPORTED', `plugin "${pluginId}" declared no sandbox backend serving ${descriptor.method}`, { pluginId });
+      }
+      const timeoutMs = opts.timeoutMs ?? p.config.timeouts.callMs;
+      const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs }, descriptor.method);
+      const parsed = descriptor.result.safeParse(raw);
+      if (!parsed.success) throw new KernelError('INVALID_RESULT', `${descriptor.method} of plugin "${pluginId}" returned an invalid result: ${parsed.error.message}`, { pluginId, cause: parsed.error });
+      return parsed.data as z.output<D['result']>;
+    },
+
+    /** Lists the skills of one of a plugin's skill sources. */
+    async listSkills(pluginId: string, label: string, opts: { timeoutMs?: number } = {}): Promise<SkillsListResult> {
+      const p = get(pluginId);
+      const timeoutMs = opts.timeoutMs ?? p.config.timeouts.callMs;
+      const raw = await p.request(SkillsList.type, { label }, { timeoutMs, maxTotalMs: timeoutMs }, 'skills/list');
+      return SkillsListResult.parse(raw);
+    },
+  };
+}
+
+export type PluginHost = ReturnType<typeof createPluginHost>;

@@ -1,0 +1,49 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { Contributions, SUPPORTED_PROTOCOL_VERSIONS, describeVersionMismatch } from '../../protocol/index.js';
+import type { PluginConfig } from './config.js';
+import { KernelError } from './errors.js';
+
+/** The static manifest file a plugin may ship for lazy activation. */
+export const MANIFEST_FILE = 'pincer-plugin.json';
+
+export const PluginManifestSchema = z.object({
+  id: z.string().min(1),
+  version: z.string().min(1),
+  protocolVersion: z.number().int().positive(),
+  contributes: Contributions,
+});
+export type PluginManifest = z.output<typeof PluginManifestSchema>;
+
+/** Where the manifest is: configured path, or `pincer-plugin.json` next to the module entry. */
+export function manifestPath(config: PluginConfig): string | undefined {
+  if (config.manifest) return path.resolve(config.cwd ?? '.', config.manifest);
+  if (config.module) {
+    const candidate = path.join(path.dirname(path.resolve(config.cwd ?? '.', config.module)), MANIFEST_FILE);
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** Reads and checks a manifest (at host start, never during assembly). */
+export function loadManifest(config: PluginConfig, file: string): PluginManifest {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (cause) {
+    throw new KernelError('INVALID_MANIFEST', `plugin "${config.id}": cannot read manifest ${file}: ${(cause as Error).message}`, { pluginId: config.id, cause });
+  }
+  const parsed = PluginManifestSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new KernelError('INVALID_MANIFEST', `plugin "${config.id}": manifest ${file} is invalid: ${z.prettifyError(parsed.error)}`, { pluginId: config.id, cause: parsed.error });
+  }
+  if (parsed.data.id !== config.id) {
+    throw new KernelError('INVALID_MANIFEST', `plugin "${config.id}": manifest ${file} declares id "${parsed.data.id}"`, { pluginId: config.id });
+  }
+  if (!SUPPORTED_PROTOCOL_VERSIONS.includes(parsed.data.protocolVersion)) {
+    const message = describeVersionMismatch({ pluginId: config.id, kernelVersions: SUPPORTED_PROTOCOL_VERSIONS, pluginVersions: [parsed.data.protocolVersion] });
+    throw new KernelError('VERSION_MISMATCH', message, { pluginId: config.id });
+  }
+  return parsed.data;
+}
