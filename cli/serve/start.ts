@@ -39,7 +39,8 @@ export async function startServe(ctx: CliContext, options: ServeOptions): Promis
   });
 
   let closeTransport: () => Promise<void>;
-  const what = `${bridge.toolSet.tools.length} tools for ${describeRun(options.run)}`;
+  const count = bridge.toolSet.tools.length;
+  const what = `${count} tool${count === 1 ? '' : 's'} for ${describeRun(options.run)}`;
   if (stdio) {
     const server = createMcpServer(bridge, serverOptions);
     await server.connect(new StdioServerTransport());
