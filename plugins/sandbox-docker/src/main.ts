@@ -1,0 +1,4 @@
+import { serve } from '../../../sdk/plugin-api.js';
+import { createDockerPlugin } from './plugin.js';
+
+serve(createDockerPlugin());

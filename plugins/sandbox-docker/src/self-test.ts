@@ -1,0 +1,56 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import type { ResolvedSandboxConfig } from '../../../sdk/sandbox/config.js';
+import { SandboxError } from '../../../sdk/sandbox/errors.js';
+import { MemorySandboxRegistry } from '../../../sdk/sandbox/registry.js';
+import { runShell } from '../../../sdk/sandbox/shell/run.js';
+import { DockerSandbox } from './docker-sandbox.js';
+import { toSandboxError } from './engine-errors.js';
+
+export interface SelfTestReport { checks: Array<{ name: string; ok: boolean; detail: string }> }
+
+// Each probe prints one token; a write that succeeds where it must not is a failure.
+const PROBE = [
+  'touch /.pincer-probe 2>/dev/null && echo root-writable || echo root-ro',
+  'touch "$1/skills/.pincer-probe" 2>/dev/null && echo skills-writable || echo skills-ro',
+].join('\n');
+
+/**
+ * Startup self-test of the docker backend. Fails closed: the first failing check throws
+ * a SandboxError that says what is wrong and how to fix it (engine unreachable, image
+ * missing, protected paths writable). Creates and removes one throwaway container.
+ */
+export async function runDockerSelfTest(docker: Docker, config: ResolvedSandboxConfig, labels: Record<string, string> = {}): Promise<SelfTestReport> {
+  const checks: SelfTestReport['checks'] = [];
+  await docker.ping().catch((e) => { throw toSandboxError(e, 'reach the engine (ping)'); });
+  checks.push({ name: 'engine', ok: true, detail: 'docker engine answers' });
+  await docker.getImage(config.docker.image).inspect().catch((e) => {
+    throw toSandboxError(Object.assign(e ?? {}, { statusCode: 404, json: { message: 'No such image' } }), 'inspect the sandbox image', config.docker.image);
+  });
+  checks.push({ name: 'image', ok: true, detail: `image ${config.docker.image} present` });
+
+  const dir = mkdtempSync(join(tmpdir(), 'pincer-selftest-'));
+  mkdirSync(join(dir, 'skills'));
+  const sandbox = new DockerSandbox({ config: { ...config, scope: 'session', workspaceAccess: 'rw' }, docker, registry: new MemorySandboxRegistry(), labels: { ...labels, 'pincer.selfTest': '1' } });
+  try {
+    const handle = await sandbox.ensureContainer({ sessionKey: `selftest-${process.pid}-${Date.now()}`, agentId: 'selftest', workspaceDir: dir });
+    try {
+      const r = await runShell(handle.shell, { script: PROBE, args: [config.docker.workdir], timeoutMs: 30_000 });
+      const out = r.stdout.toString();
+      const bad: string[] = [];
+      if (config.docker.readOnlyRoot && !out.includes('root-ro')) bad.push('the container root filesystem is writable (readOnlyRoot is not in effect)');
+      if (!out.includes('skills-ro')) bad.push(`${config.docker.workdir}/skills is writable although skill mounts must be read-only`);
+      if (bad.length) {
+        throw new SandboxError('SELF_TEST_FAILED', `Docker sandbox self-test failed: ${bad.join('; ')}. The engine may ignore read-only mounts (rootless/remote engine or an old version); refusing to run sandboxed sessions on it.`);
+      }
+      checks.push({ name: 'protected-paths', ok: true, detail: 'root filesystem and skills are read-only inside the container' });
+    } finally {
+      await handle.container.remove({ force: true }).catch(() => undefined);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { checks };
+}

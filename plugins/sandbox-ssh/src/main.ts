@@ -1,0 +1,4 @@
+import { serve } from '../../../sdk/plugin-api.js';
+import { createSshPlugin } from './plugin.js';
+
+serve(createSshPlugin());
