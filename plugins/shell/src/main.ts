@@ -1,0 +1,4 @@
+import { serve } from '../../../sdk/plugin-api.js';
+import { createShellPlugin } from './plugin.js';
+
+serve(createShellPlugin());
