@@ -73,6 +73,10 @@ export class ManagedPlugin {
     if (this.starting) return this.starting;
     const refusal = this.refusal();
     if (refusal) return Promise.reject(refusal);
+    return this.relaunch();
+  }
+
+  private relaunch(): Promise<void> {
     this.starting = this.launch().finally(() => (this.starting = undefined));
     return this.starting;
   }
@@ -130,6 +134,7 @@ export class ManagedPlugin {
     const died = proc.exited.then((info) => {
       throw this.fatalError ?? this.crashError(info, 'during start');
     });
+    died.catch(() => undefined); // only the handshake race observes it
     try {
       const result = await Promise.race([
         performHandshake(conn, { pluginId: config.id, kernel: deps.kernel, settings: config.settings, timeoutMs: config.timeouts.handshakeMs }),
@@ -141,9 +146,9 @@ export class ManagedPlugin {
       this.pluginVersion = result.plugin.version;
       this.setState('ready');
     } catch (cause) {
-      died.catch(() => undefined);
       const error = toKernelError(cause, config.id, 'start');
-      if (this.state === 'stopping' || this.closed) throw error;
+      // Stopped meanwhile, or the exit handler already recorded this crash: nothing more to do.
+      if (this.state !== 'starting' || this.closed) throw error;
       if (PERMANENT_START_ERRORS.has(error.code) && !error.retryable) {
         this.markFailed(error);
         await killPlugin(proc);
@@ -161,8 +166,11 @@ export class ManagedPlugin {
   private fatal(gen: number, error: KernelError): void {
     if (gen !== this.generation || this.fatalError) return;
     this.fatalError = error;
+    this.lastError = { error, at: new Date() };
     this.inflight.rejectAll(error);
     this.deps.logger({ level: 'error', source: `plugin:${this.id}`, message: error.message });
+    // New calls must not reach a dying process; the exit handler decides restart or failed.
+    if (this.state === 'ready' || this.state === 'starting') this.setState('restarting');
     if (this.proc) void killPlugin(this.proc);
   }
 
@@ -208,7 +216,7 @@ export class ManagedPlugin {
     this.deps.logger({ level: 'warn', source: `plugin:${this.id}`, message: `${error.message}; restarting in ${delay} ms` });
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
-      if (this.state === 'restarting') this.start().catch(() => undefined); // the outcome is in status()
+      if (this.state === 'restarting') this.relaunch().catch(() => undefined); // the outcome is in status()
     }, delay);
     this.restartTimer.unref();
   }
