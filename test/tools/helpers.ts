@@ -30,7 +30,7 @@ export async function tempWorkspace(options: { maxReadBytes?: number } = {}): Pr
 }
 
 /** Call a tool in-process the way the SDK does: validate params with its schema, then run the handler. */
-export async function callTool(tool: ToolDefinition<any>, args: Record<string, unknown>, workspace: LocalWorkspace | TempWorkspace['workspace'], signal = new AbortController().signal): Promise<ToolInvokeResult> {
+export async function callTool(tool: ToolDefinition<any>, args: Record<string, unknown>, workspace: LocalWorkspace, signal: AbortSignal = new AbortController().signal): Promise<ToolInvokeResult> {
   const params = (tool.inputSchema as z.ZodType).parse(args);
   const result = await tool.handler(params, { workspace, signal, progress: () => undefined } as never);
   return typeof result === 'string' ? { content: [{ type: 'text', text: result }] } : result;

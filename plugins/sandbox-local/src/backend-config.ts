@@ -1,0 +1,46 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { WorkspaceError } from '../../../sdk/fs-bridge/index.js';
+import type { LocalWorkspaceOptions } from './local-workspace.js';
+
+/** `sandbox/prepare` config the local backend accepts (all optional). */
+export const LocalBackendConfig = z
+  .object({
+    /** Extra host directories, always mounted read-only. */
+    readOnlyMounts: z.array(z.object({ hostRoot: z.string().min(1), containerRoot: z.string().startsWith('/') })).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    maxReadBytes: z.number().int().positive().optional(),
+    defaultTimeoutMs: z.number().int().positive().optional(),
+    defaultMaxOutputBytes: z.number().int().positive().optional(),
+  })
+  .strict();
+export type LocalBackendConfig = z.output<typeof LocalBackendConfig>;
+
+/** A host directory that a mapping may use: absolute and an existing directory. */
+async function assertHostDirectory(dir: string, what: string): Promise<string> {
+  if (!path.isAbsolute(dir)) throw new WorkspaceError('PATH_NOT_ADMITTED', `${what} must be an absolute host path: ${dir}`, { path: dir });
+  const stat = await fs.stat(dir).catch((cause: unknown) => {
+    throw new WorkspaceError('NOT_FOUND', `${what} does not exist: ${dir}`, { path: dir, cause });
+  });
+  if (!stat.isDirectory()) throw new WorkspaceError('NOT_A_DIRECTORY', `${what} is not a directory: ${dir}`, { path: dir });
+  return dir;
+}
+
+/** Turn prepare params into LocalWorkspace options; the workspace defaults to the plugin's cwd (the embedded default). */
+export async function resolveLocalOptions(input: { workspaceDir?: string; readOnly?: boolean; config?: Record<string, unknown> }): Promise<LocalWorkspaceOptions> {
+  const config = LocalBackendConfig.parse(input.config ?? {});
+  const workspaceDir = await assertHostDirectory(input.workspaceDir ?? process.cwd(), 'workspaceDir');
+  const readOnlyMounts = await Promise.all(
+    config.readOnlyMounts.map(async (m) => ({ hostRoot: await assertHostDirectory(m.hostRoot, `mount ${m.containerRoot}`), containerRoot: m.containerRoot })),
+  );
+  return {
+    workspaceDir,
+    readOnly: input.readOnly === true,
+    readOnlyMounts,
+    env: config.env,
+    ...(config.maxReadBytes !== undefined ? { maxReadBytes: config.maxReadBytes } : {}),
+    ...(config.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: config.defaultTimeoutMs } : {}),
+    ...(config.defaultMaxOutputBytes !== undefined ? { defaultMaxOutputBytes: config.defaultMaxOutputBytes } : {}),
+  };
+}

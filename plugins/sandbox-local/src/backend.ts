@@ -1,0 +1,49 @@
+import type { WorkspaceService } from '../../../protocol/index.js';
+import type { SandboxBackendDefinition } from '../../../sdk/plugin-api.js';
+import { resolveLocalOptions } from './backend-config.js';
+import { LOCAL_WORKSPACE_ROOT, LocalWorkspace } from './local-workspace.js';
+import { toWireError, withWireErrors } from './wire-errors.js';
+
+interface Prepared {
+  workspace: WorkspaceService;
+  /** Same key → same sandbox: a repeated prepare reuses it. */
+  key: string;
+}
+
+/**
+ * The `local` sandbox backend: one LocalWorkspace per prepared session, each
+ * `sandbox/<op>` delegated to it with the request's cancellation signal.
+ */
+export function createLocalBackend(): SandboxBackendDefinition {
+  const sessions = new Map<string, Prepared>();
+  const of = (session: string): WorkspaceService => {
+    const prepared = sessions.get(session);
+    if (prepared === undefined) throw new Error(`local backend: session "${session}" was not prepared`);
+    return prepared.workspace;
+  };
+  return {
+    id: 'local',
+    async prepare(params) {
+      const options = await resolveLocalOptions(params).catch((error: unknown) => {
+        throw toWireError(error);
+      });
+      const key = JSON.stringify(options);
+      const reused = sessions.get(params.session)?.key === key;
+      if (!reused) sessions.set(params.session, { key, workspace: withWireErrors(new LocalWorkspace(options)) });
+      return { session: params.session, workdir: LOCAL_WORKSPACE_ROOT, reused };
+    },
+    release(session) {
+      sessions.delete(session);
+    },
+    operations: {
+      read: (p, ctx) => of(p.session).read(p.path, p.options, ctx.signal),
+      write: (p, ctx) => of(p.session).write(p.path, p.content, p.options, ctx.signal),
+      stat: (p, ctx) => of(p.session).stat(p.path, ctx.signal),
+      readDirectory: (p, ctx) => of(p.session).readDirectory(p.path, ctx.signal),
+      mkdir: async (p, ctx) => (await of(p.session).mkdir(p.path, p.options, ctx.signal), null),
+      remove: async (p, ctx) => (await of(p.session).remove(p.path, p.options, ctx.signal), null),
+      rename: async (p, ctx) => (await of(p.session).rename(p.from, p.to, ctx.signal), null),
+      exec: (p, ctx) => of(p.session).exec(p.command, p.options, ctx.signal),
+    },
+  };
+}

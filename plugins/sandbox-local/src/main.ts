@@ -1,0 +1,4 @@
+import { serve } from '../../../sdk/plugin-api.js';
+import { createSandboxLocalPlugin } from './plugin.js';
+
+serve(createSandboxLocalPlugin());
