@@ -9,6 +9,8 @@ import path from 'node:path';
  */
 export default function setup(): void {
   const root = path.resolve(import.meta.dirname, '..');
+  // `npm test` compiles (and fails on type errors) before vitest starts; no second build.
+  if (process.env.PINCER_BUILT === '1') return;
   try {
     execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'pipe' });
   } catch (error) {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { AgentToolsConfigSchema, GroupConfigSchema, ToolsConfigSchema } from './tools-schema.js';
+import { PluginConfigSchema } from '../host/config.js';
 
 export const SandboxModeSchema = z.enum(['off', 'non-main', 'all']);
 
@@ -17,23 +18,8 @@ export const SandboxConfigSchema = z.strictObject({
   ssh: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** One plugin: a command (argv) or a JS module run with the kernel's node. */
-export const PluginConfigSchema = z
-  .strictObject({
-    id: z.string().trim().min(1),
-    command: z.array(z.string().min(1)).min(1).optional(),
-    module: z.string().min(1).optional(),
-    manifest: z.string().min(1).optional(),
-    transport: z.enum(['fd3', 'stdio']).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    settings: z.record(z.string(), z.unknown()).optional(),
-    required: z.boolean().optional(),
-    lazy: z.boolean().optional(),
-    timeouts: z
-      .strictObject({ handshakeMs: z.number().positive().optional(), callMs: z.number().positive().optional(), maxCallMs: z.number().positive().optional() })
-      .optional(),
-  })
-  .refine((plugin) => Boolean(plugin.command) !== Boolean(plugin.module), { message: 'give exactly one of "command" or "module"' });
+/** One plugin: the host's schema, so config is checked once, with the host's own rules. */
+export { PluginConfigSchema };
 
 export const AgentConfigSchema = z.strictObject({
   id: z.string().trim().min(1),
@@ -59,8 +45,9 @@ export const PincerConfigSchema = z.strictObject({
   session: z.strictObject({ mainKey: z.string().trim().min(1).optional(), scope: z.enum(['per-sender', 'global']).optional() }).optional(),
 });
 
-export type PincerConfig = z.infer<typeof PincerConfigSchema>;
-export type PluginConfig = z.infer<typeof PluginConfigSchema>;
-export type AgentConfig = z.infer<typeof AgentConfigSchema>;
-export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
+/** Config as written (host defaults not yet filled in); the host applies its defaults itself. */
+export type PincerConfig = z.input<typeof PincerConfigSchema>;
+export type PluginConfig = z.input<typeof PluginConfigSchema>;
+export type AgentConfig = z.input<typeof AgentConfigSchema>;
+export type SandboxConfig = z.input<typeof SandboxConfigSchema>;
 export type SandboxMode = z.infer<typeof SandboxModeSchema>;

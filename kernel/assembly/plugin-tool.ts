@@ -1,0 +1,45 @@
+/**
+ * A contributed tool as a kernel tool: `execute` runs it in its plugin's process, with the
+ * call bound to the run's session so the plugin's workspace requests reach its sandbox.
+ */
+import type { KernelTool, ToolResult } from '../gate/index.js';
+import type { PluginHost } from '../host/index.js';
+import type { SessionPlacement, WorkspaceRouter } from '../workspace/router.js';
+import type { SurfaceTool } from './surface.js';
+
+export interface CallBinding {
+  sessionKey: string;
+  agentId: string;
+  placement: SessionPlacement;
+}
+
+export function pluginKernelTool(tool: SurfaceTool, parameters: Record<string, unknown>, host: PluginHost, router: WorkspaceRouter, binding: CallBinding): KernelTool {
+  const { contribution } = tool;
+  return {
+    name: contribution.name,
+    description: contribution.description,
+    parameters,
+    pluginId: tool.servedBy,
+    executionMode: contribution.executionMode,
+    async execute(params, ctx): Promise<ToolResult> {
+      const end = router.beginCall(tool.servedBy, binding.sessionKey, binding.placement);
+      try {
+        const result = await host.invokeTool(tool.servedBy, contribution.name, params, {
+          signal: ctx.signal,
+          onProgress: ctx.onProgress,
+          sessionKey: binding.sessionKey,
+          agentId: binding.agentId,
+          toolCallId: ctx.toolCallId,
+        });
+        const details = result.details;
+        return {
+          content: result.content,
+          ...(details && typeof details === 'object' && !Array.isArray(details) ? { details: details as Record<string, unknown> } : details !== undefined ? { details: { value: details } } : {}),
+          ...(result.isError ? { isError: true } : {}),
+        };
+      } finally {
+        end();
+      }
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * Fail closed on required plugins: while a plugin an agent marks `required` (a policy hook
+ * provider, say) is failed or missing, that agent's calls are vetoed, never run without it.
+ */
+import type { TrustedToolPolicy } from '../gate/index.js';
+import type { PluginHost } from '../host/index.js';
+
+export function requiredPluginsPolicy(host: PluginHost, enabled: readonly string[] | undefined): TrustedToolPolicy {
+  return {
+    id: 'kernel.required-plugins',
+    pluginId: 'kernel',
+    evaluate() {
+      const health = host.requiredPluginsHealthy(enabled);
+      if (health.healthy) return undefined;
+      const problems = health.problems.map((p) => `"${p.pluginId}" is ${p.state}: ${p.reason}`).join('; ');
+      return {
+        allow: false,
+        blockReason: `Tool calls are blocked: a required plugin is not available (${problems}). An operator must fix or restart it (see \`pincer plugins\`).`,
+      };
+    },
+  };
+}

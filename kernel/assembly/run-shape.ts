@@ -1,0 +1,60 @@
+/**
+ * Resolve a run context against config: which agent, which session, which plugins, and
+ * whether (and where) the session is sandboxed.
+ */
+import { resolve } from 'node:path';
+import type { AgentConfig, PincerConfig, SandboxConfig, SandboxMode } from '../config/schema.js';
+import { isSessionSandboxed, resolveMainSessionKey } from '../policy/index.js';
+import type { RunContext } from '../policy/index.js';
+import type { SessionPlacement } from '../workspace/router.js';
+
+export interface ResolvedRun extends RunContext {
+  agentId: string;
+  sessionKey: string;
+  agent: AgentConfig | undefined;
+  /** Enabled plugin ids; `undefined` = every configured plugin. */
+  enabledPlugins: readonly string[] | undefined;
+  sandbox: { mode: SandboxMode; sandboxed: boolean; backend: string };
+  placement: SessionPlacement;
+}
+
+/** The agent a run belongs to: the named one, else the one marked default, else the first, else `main`. */
+export function defaultAgentId(config: PincerConfig): string {
+  const list = config.agents?.list ?? [];
+  return (list.find((agent) => agent.default) ?? list[0])?.id ?? 'main';
+}
+
+function mergedSandbox(config: PincerConfig, agent: AgentConfig | undefined): SandboxConfig {
+  return { ...config.agents?.defaults?.sandbox, ...agent?.sandbox };
+}
+
+export function resolveRun(config: PincerConfig, run: RunContext, cwd: string): ResolvedRun {
+  const agentId = (run.agentId ?? defaultAgentId(config)).trim();
+  const agent = config.agents?.list?.find((entry) => entry.id === agentId);
+  const sessionCtx = { agentId, mainKey: config.session?.mainKey, scope: config.session?.scope };
+  const sessionKey = run.sessionKey?.trim() || resolveMainSessionKey(sessionCtx);
+  const sandbox = mergedSandbox(config, agent);
+  const mode = sandbox.mode ?? 'off';
+  const sandboxed = isSessionSandboxed(mode, sessionKey, sessionCtx);
+  const backend = sandboxed ? (sandbox.backend ?? 'docker') : 'local';
+  const workspace = agent?.workspace ?? config.agents?.defaults?.workspace;
+  const access = sandbox.workspaceAccess ?? 'rw';
+  const backendConfig = sandboxed
+    ? { scope: sandbox.scope, workspaceAccess: access, agentId, ...(backend === 'docker' ? sandbox.docker : backend === 'ssh' ? sandbox.ssh : {}) }
+    : undefined;
+  return {
+    ...run,
+    agentId,
+    sessionKey,
+    agent,
+    enabledPlugins: agent?.plugins ?? config.agents?.defaults?.plugins,
+    sandbox: { mode, sandboxed, backend },
+    placement: {
+      agentId,
+      backendId: backend,
+      workspaceDir: access === 'none' && sandboxed ? undefined : resolve(cwd, workspace ?? '.'),
+      readOnly: sandboxed && access === 'ro',
+      backendConfig,
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * The kernel: config in, a plugin host started, and per run a policy-governed ToolSet.
+ * `assembleTools` is the hot path: pure and in memory (cached contributions, cached
+ * policy plans, cached schema normalization); no IPC, no spawn, no disk.
+ */
+import { createDiagnosticsEmitter, type DiagnosticsEmitter } from './diagnostics/index.js';
+import { createToolGate, type ApprovalSurface, type CallPathLogger, type KernelTool, type TrustedToolPolicy } from './gate/index.js';
+import { createPluginHost, defaultHostLogger, type HostLogger, type PluginHost, type PluginStatus } from './host/index.js';
+import { normalizeToolSchema } from './schema/index.js';
+import { createPolicyEngine, type RunContext } from './policy/index.js';
+import type { PincerConfig } from './config/schema.js';
+import { collectHooks } from './assembly/hooks.js';
+import { pluginKernelTool } from './assembly/plugin-tool.js';
+import { resolveRun } from './assembly/run-shape.js';
+import { SurfaceCache } from './assembly/surface.js';
+import { createToolSet, type ToolSet } from './assembly/tool-set.js';
+import { requiredPluginsPolicy } from './assembly/required-plugins.js';
+import { WorkspaceRouter } from './workspace/router.js';
+
+export interface KernelOptions {
+  /** Receives host and plugin log records (plugin stdout/stderr lines tagged `plugin:<id>`). */
+  logger?: HostLogger;
+  /** The host's approval UI; without one, approval requests fail with a clear error. */
+  approvalSurface?: ApprovalSurface;
+  /** Policies of the embedding host, evaluated before plugin hooks, in order. */
+  trustedPolicies?: readonly TrustedToolPolicy[];
+  /** Base directory for relative workspace paths (default: process.cwd()). */
+  cwd?: string;
+}
+
+export interface Kernel {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  assembleTools(run?: RunContext): ToolSet;
+  plugins(): PluginStatus[];
+  on(event: 'toolsChanged', listener: () => void): () => void;
+  /** Typed `tool.execution.*` events; never raw params or output. */
+  readonly diagnostics: DiagnosticsEmitter;
+  /** The plugin host, for hosts that need lower-level control. */
+  readonly host: PluginHost;
+}
+
+function callPathLogger(log: HostLogger): CallPathLogger {
+  return {
+    debug: (message) => log({ level: 'debug', source: 'kernel', message }),
+    warn: (message) => log({ level: 'warn', source: 'kernel', message }),
+    error: (message) => log({ level: 'error', source: 'kernel', message }),
+  };
+}
+
+export function createKernel(config: PincerConfig, options: KernelOptions = {}): Kernel {
+  const log = options.logger ?? defaultHostLogger;
+  const logger = callPathLogger(log);
+  const cwd = options.cwd ?? process.cwd();
+  const host = createPluginHost({ plugins: config.plugins ?? [], logger: log });
+  const router = new WorkspaceRouter(host);
+  const surfaces = new SurfaceCache(host);
+  const policy = createPolicyEngine(config, { warn: (message) => logger.warn(message) });
+  const diagnostics = createDiagnosticsEmitter((error) => logger.warn(`diagnostics listener failed: ${String(error)}`));
+  const trusted = options.trustedPolicies ?? [];
+
+  function assembleTools(runContext: RunContext = {}): ToolSet {
+    const run = resolveRun(config, runContext, cwd);
+    const surface = surfaces.get(run.enabledPlugins);
+    const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed);
+    const target = { provider: run.provider, modelId: run.model };
+    const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement };
+    const tools: KernelTool[] = result.tools.map((tool) =>
+      pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding),
+    );
+    return createToolSet({
+      run,
+      tools,
+      removed: result.removals,
+      explain: result.explain,
+      warnings: result.warnings,
+      effectiveAllowlist: result.effectiveAllowlist,
+      logger,
+      createGate: () => {
+        const hooks = collectHooks(host, run.enabledPlugins);
+        return createToolGate({
+          hooks: hooks.before,
+          afterCallObservers: hooks.after,
+          trustedPolicies: [requiredPluginsPolicy(host, run.enabledPlugins), ...trusted],
+          approvalSurface: options.approvalSurface,
+          loopDetection: config.tools?.loopDetection,
+          diagnostics,
+          logger,
+          runContext: { agentId: run.agentId, sessionKey: run.sessionKey, trigger: run.trigger, sandboxProfile: run.placement },
+        });
+      },
+    });
+  }
+
+  return {
+    start: () => host.start(),
+    stop: async () => {
+      await host.stop();
+      router.reset();
+    },
+    assembleTools,
+    plugins: () => host.status(),
+    on: (_event, listener) => host.onDidChange(listener),
+    diagnostics,
+    host,
+  };
+}
