@@ -15,8 +15,9 @@ function tooLarge(path: string, maxBytes: number, size: number, grew: boolean): 
  * grows after the stat still fails with FILE_TOO_LARGE instead of returning a
  * silently cut (or unbounded) buffer.
  */
-export async function readBounded(handle: FileHandle, maxBytes: number, path: string): Promise<Buffer> {
-  const stat = await handle.stat();
+export async function readBounded(handle: FileHandle, maxBytes: number, path: string, knownSize?: number): Promise<Buffer> {
+  // A caller that has just fstat'ed the handle passes the size and saves a round trip.
+  const stat = knownSize === undefined ? await handle.stat() : { size: knownSize };
   if (stat.size > maxBytes) throw tooLarge(path, maxBytes, stat.size, false);
   const limit = maxBytes + 1;
   // Size the buffer for what stat promised plus one byte, and grow only if the file does.

@@ -59,7 +59,7 @@ export class HostFsBridge {
       if (!stat.isFile()) throw new WorkspaceError('NOT_A_FILE', `Not a regular file: ${input}`, { path: input });
       if (options.expectedPolicyPath !== undefined) await assertPolicyPathNamesTarget(this.guard, options.expectedPolicyPath, handle);
       options.signal?.throwIfAborted();
-      const data = await readBounded(handle, options.maxBytes ?? this.#maxReadBytes, input);
+      const data = await readBounded(handle, options.maxBytes ?? this.#maxReadBytes, input, stat.size);
       return { path: guarded.canonicalPath, data };
     } catch (error) {
       throw toWorkspaceError(error, input, 'read');
