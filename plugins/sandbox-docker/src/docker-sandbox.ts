@@ -46,7 +46,12 @@ export class DockerSandbox {
 
   /** Concurrent calls for one scope share one ensure, so they never race to create. */
   ensureContainer(ctx: SandboxSessionContext): Promise<DockerSandboxHandle> {
-    const plan = planDockerSandbox(this.options.config, ctx, { labels: this.options.labels, security: this.options.security, now: this.now() });
+    let plan: DockerSandboxPlan;
+    try {
+      plan = planDockerSandbox(this.options.config, ctx, { labels: this.options.labels, security: this.options.security, now: this.now() });
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const pending = this.inflight.get(plan.name) ?? this.ensure(plan).finally(() => this.inflight.delete(plan.name));
     this.inflight.set(plan.name, pending);
     return pending;

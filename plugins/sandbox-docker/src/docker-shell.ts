@@ -45,7 +45,12 @@ export class DockerShell implements SandboxShellBackend {
         const code = info.Running === false && typeof info.ExitCode === 'number' ? info.ExitCode : null;
         if (code !== null && code < 128) return { exitCode: code };
         // Killed by a signal or cut off: tell a killed command from a vanished container.
-        const running = await this.container.inspect().then((c) => c.State.Running, () => false);
+        // The engine marks a killed container stopped a moment after its processes die.
+        let running = true;
+        for (let i = 0; i < 4 && running; i++) {
+          if (i > 0) await new Promise((r) => setTimeout(r, 100));
+          running = await this.container.inspect().then((c) => c.State.Running && !c.State.Restarting, () => false);
+        }
         return { exitCode: code, gone: !running };
       } catch {
         return { exitCode: null, gone: true };

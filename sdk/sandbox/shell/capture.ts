@@ -10,6 +10,9 @@ const MARKER_SCAN_LIMIT = 64 * 1024;
  */
 export class OutputCapture {
   pid: number | undefined;
+  private pidSeen: () => void = () => undefined;
+  /** Settles when the pid marker arrives (never, if the command never starts). */
+  readonly pidKnown = new Promise<void>((resolve) => { this.pidSeen = resolve; });
   private readonly chunks = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
   private kept = 0;
   private truncated = false;
@@ -28,6 +31,7 @@ export class OutputCapture {
       let rest = this.pending;
       if (m) {
         this.pid = Number(m[1]);
+        this.pidSeen();
         // latin1 keeps byte offsets equal to string offsets
         rest = Buffer.concat([rest.subarray(0, m.index), rest.subarray(m.index + m[0].length)]);
       }

@@ -43,6 +43,11 @@ export async function runShell(backend: SandboxShellBackend, request: ShellRunRe
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      // Cancelled while the command was still starting: wait for its pid, or the kill
+      // would only close our end and leave the remote process running.
+      if (request.killable && capture.pid === undefined) {
+        await Promise.race([capture.pidKnown, command.exit, new Promise((r) => setTimeout(r, KILL_GRACE_MS).unref())]);
+      }
       const pgid = capture.pid;
       if (pgid !== undefined) await killGroup(backend, pgid);
       // Either the group is dead and the stream is closing, or we could not kill it: give
@@ -54,6 +59,7 @@ export async function runShell(backend: SandboxShellBackend, request: ShellRunRe
   const timer = setTimeout(() => { timedOut = true; stop(); }, request.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS);
   const onAbort = () => { cancelled = true; stop(); };
   request.signal?.addEventListener('abort', onAbort, { once: true });
+  if (request.signal?.aborted) onAbort();
   try {
     const { exitCode, gone } = await command.exit;
     await stopping;

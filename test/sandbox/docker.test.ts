@@ -1,0 +1,143 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DockerSandbox } from '../../plugins/sandbox-docker/src/docker-sandbox.js';
+import { DockerWorkspace } from '../../plugins/sandbox-docker/src/docker-workspace.js';
+import { resolveSandboxConfig, type SandboxSettings } from '../../sdk/sandbox/config.js';
+import { SandboxPathGuard } from '../../sdk/sandbox/guard/path-guard.js';
+import { WRITE_SCRIPT } from '../../sdk/sandbox/shell/file-scripts.js';
+import { runShell } from '../../sdk/sandbox/shell/run.js';
+import { ShellWorkspace } from '../../sdk/sandbox/shell/shell-workspace.js';
+import type { SandboxShellBackend, SpawnRequest } from '../../sdk/sandbox/shell/types.js';
+import { makeWorkspace } from './fixtures.js';
+import { HAS_DOCKER, RUN_LABEL, TEST_IMAGE, removeTestContainers, tempDir } from './services.js';
+import { workspaceAttackTests, type OpenedForTest } from './workspace-contract.js';
+
+const settings = (extra: SandboxSettings = {}): SandboxSettings => ({
+  mode: 'all', scope: 'session', workspaceAccess: 'rw', ...extra,
+  docker: { image: TEST_IMAGE, containerPrefix: 'pincer-test-', ...extra.docker },
+});
+const sandboxFor = (extra: SandboxSettings = {}) => new DockerSandbox({ config: resolveSandboxConfig(settings(extra)), labels: RUN_LABEL });
+let seq = 0;
+const session = () => `docker-test:${process.pid}:${++seq}`;
+
+describe.skipIf(!HAS_DOCKER)('docker sandbox backend (real engine)', () => {
+  let opened: OpenedForTest & { ws: DockerWorkspace };
+  beforeAll(async () => {
+    const hostDir = makeWorkspace();
+    opened = { hostDir, ws: await DockerWorkspace.open(sandboxFor(), { sessionKey: session(), agentId: 'main', workspaceDir: hostDir }) };
+  });
+  afterAll(removeTestContainers);
+
+  describe('attacks', () => workspaceAttackTests(() => opened, 400));
+
+  it('creates the container with the hardened defaults and labels', async () => {
+    const info = await opened.ws.handle.container.inspect();
+    expect(info.HostConfig.ReadonlyRootfs).toBe(true);
+    expect(info.HostConfig.NetworkMode).toBe('none');
+    expect(info.HostConfig.CapDrop).toEqual(['ALL']);
+    expect(info.HostConfig.SecurityOpt).toContain('no-new-privileges');
+    expect(info.Config.Env).toContain('LANG=C.UTF-8');
+    expect(info.Config.Labels['pincer.configHash']).toBe(opened.ws.handle.plan.configHash);
+    expect(info.Config.Labels['pincer.sandbox']).toBe('1');
+    const skills = info.Mounts.find((m) => m.Destination === '/workspace/skills');
+    expect(skills?.RW).toBe(false);
+    expect(info.Name.length).toBeLessThanOrEqual(64);
+  });
+
+  it('refuses a symlink swapped in between the check and the write', async () => {
+    const { ws, hostDir } = opened;
+    await ws.mkdir('swap', { recursive: true });
+    const inner = ws.handle.shell;
+    // A shell that, right before the write script runs, replaces the checked directory
+    // with a symlink to a writable place outside every mount (the container's /tmp).
+    const swapping: SandboxShellBackend = {
+      label: inner.label,
+      async spawn(req: SpawnRequest) {
+        if (req.script === WRITE_SCRIPT) {
+          await runShell(inner, { script: 'rm -rf /workspace/swap && ln -s /tmp /workspace/swap' });
+        }
+        return inner.spawn(req);
+      },
+    };
+    const guard = await SandboxPathGuard.open(swapping, '/workspace', [{ path: '/workspace', target: '/workspace', writable: true, source: 'workspace' }]);
+    const racy = new ShellWorkspace(swapping, guard);
+    await expect(racy.write('swap/owned.txt', 'gotcha')).rejects.toMatchObject({ code: 'PATH_NOT_ADMITTED', message: expect.stringContaining('changed between the check and the operation') });
+    expect((await runShell(inner, { script: 'ls -a /tmp' })).stdout.toString()).not.toContain('owned.txt');
+    expect(existsSync(join(hostDir, 'swap'))).toBe(true); // the symlink, not a directory with our file
+  });
+
+  it('fails a call with SANDBOX_GONE when the container is killed mid-call, and recovers on next open', async () => {
+    const hostDir = makeWorkspace();
+    const sandbox = sandboxFor();
+    const key = session();
+    const ws = await DockerWorkspace.open(sandbox, { sessionKey: key, agentId: 'main', workspaceDir: hostDir });
+    const call = ws.exec('sleep 431');
+    setTimeout(() => void ws.handle.container.kill().catch(() => undefined), 500);
+    await expect(call).rejects.toMatchObject({ code: 'SANDBOX_GONE' });
+    const again = await DockerWorkspace.open(sandbox, { sessionKey: key, agentId: 'main', workspaceDir: hostDir });
+    expect((await again.exec('echo back')).stdout).toBe('back\n');
+  });
+
+  it('reuses a container with the same config and recreates on a changed one, unless it is hot', async () => {
+    const hostDir = makeWorkspace();
+    const key = session();
+    let now = Date.now();
+    const warnings: string[] = [];
+    const registry = sandboxFor().registry;
+    const make = (env: Record<string, string>) => new DockerSandbox({
+      config: resolveSandboxConfig(settings({ docker: { env } })), labels: RUN_LABEL, registry, now: () => now,
+      logger: { warn: (m: string) => warnings.push(m), info: () => undefined },
+    });
+    const ctx = { sessionKey: key, agentId: 'main', workspaceDir: hostDir };
+    const first = await make({ A: '1' }).ensureContainer(ctx);
+    expect(first.created).toBe(true);
+    const same = await make({ A: '1' }).ensureContainer(ctx);
+    expect(same).toMatchObject({ created: false, staleConfig: false });
+    const hot = await make({ A: '2' }).ensureContainer(ctx);
+    expect(hot).toMatchObject({ created: false, staleConfig: true });
+    expect(warnings.join('\n')).toContain(`pincer sandbox recreate --session ${key}`);
+    now += 6 * 60 * 1000;
+    const cold = await make({ A: '2' }).ensureContainer(ctx);
+    expect(cold).toMatchObject({ created: true, staleConfig: false });
+    await cold.container.stop({ t: 0 });
+    const restarted = await make({ A: '2' }).ensureContainer(ctx);
+    expect(restarted.created).toBe(false);
+    expect((await restarted.container.inspect()).State.Running).toBe(true);
+  });
+
+  it('refuses dangerous configs before creating anything', async () => {
+    const hostDir = makeWorkspace();
+    const docker = new Docker();
+    const before = (await docker.listContainers({ all: true })).length;
+    for (const bad of [
+      { binds: ['/etc:/host-etc:ro'] },
+      { binds: ['/var/run/docker.sock:/var/run/docker.sock'] },
+      { binds: [`${hostDir}/src:/workspace/src`] },
+      { network: 'host' },
+    ]) {
+      await expect(sandboxFor({ docker: bad }).ensureContainer({ sessionKey: session(), agentId: 'main', workspaceDir: hostDir })).rejects.toMatchObject({ code: 'SECURITY_VIOLATION' });
+    }
+    expect((await docker.listContainers({ all: true })).length).toBe(before);
+  });
+
+  it('mounts the workspace read-only for workspaceAccess ro and refuses writes with READ_ONLY_MOUNT', async () => {
+    const hostDir = makeWorkspace();
+    const ws = await DockerWorkspace.open(sandboxFor({ workspaceAccess: 'ro' }), { sessionKey: session(), agentId: 'main', workspaceDir: hostDir });
+    await expect(ws.write('new.txt', 'x')).rejects.toMatchObject({ code: 'READ_ONLY_MOUNT' });
+    expect((await ws.read('hello.txt')).content).toBe('hello world\n');
+    // Even a command cannot write: the mount itself is read-only in the container.
+    const r = await ws.exec('echo x > /workspace/new.txt');
+    expect(r.exitCode).not.toBe(0);
+    expect(existsSync(join(hostDir, 'new.txt'))).toBe(false);
+  });
+
+  it('runs the setup command once on create', async () => {
+    const hostDir = tempDir('setup');
+    mkdirSync(join(hostDir, 'x'));
+    const ws = await DockerWorkspace.open(sandboxFor({ docker: { setupCommand: 'echo ready > /workspace/x/setup.txt' } }), { sessionKey: session(), agentId: 'main', workspaceDir: hostDir });
+    expect((await ws.read('x/setup.txt')).content).toBe('ready\n');
+    rmSync(hostDir, { recursive: true, force: true });
+  });
+});
