@@ -3,7 +3,9 @@
  * than importing the kernel module themselves, so they can be exercised with in-memory fakes and
  * so `pincer --help` never pays for loading the kernel.
  *
- * The types mirror the kernel's public contract (`kernel/index.ts`).
+ * The types are the CLI's own narrow view of the kernel's public API; `loadKernelApi` assigns the
+ * real module to `KernelApi`, so the compiler checks that the kernel satisfies this view (drift in
+ * the kernel breaks the build here, not at run time), and test fakes need implement only it.
  */
 
 export interface ConfigIssue {
@@ -23,8 +25,8 @@ export interface RunContext {
   model?: string;
   trigger?: 'user' | 'cron' | 'background' | 'memory';
   subagentDepth?: number;
-  inheritedAllowlist?: string[];
-  toolsAllow?: string[];
+  inheritedAllowlist?: readonly string[];
+  toolsAllow?: readonly string[];
 }
 
 export type ToolContent =
@@ -50,23 +52,25 @@ export interface PolicyRemoval {
   layer: string;
   label: string;
   ruleKind: 'allow' | 'deny';
-  matchedRules: string[];
+  matchedRules: readonly string[];
   configKey?: string;
 }
 
 export type ToolExplanation =
-  | { tool: string; present: true; layersPassed: string[] }
+  | { tool: string; present: true; layersPassed: readonly string[] }
   | { tool: string; present: false; removal: PolicyRemoval }
   | { tool: string; present: false; unknown: true };
 
 export interface ToolSet {
-  tools: ToolDefinition[];
+  readonly tools: readonly ToolDefinition[];
   execute(name: string, params: unknown, opts?: { signal?: AbortSignal; toolCallId?: string }): Promise<ToolResult>;
-  removed: PolicyRemoval[];
+  readonly removed: readonly PolicyRemoval[];
   explain(name: string): ToolExplanation;
-  warnings: string[];
-  effectiveAllowlist: string[];
-  sandbox: { mode: 'off' | 'non-main' | 'all'; sandboxed: boolean; backend?: string };
+  readonly warnings: readonly string[];
+  readonly effectiveAllowlist: readonly string[];
+  readonly sandbox: { mode: 'off' | 'non-main' | 'all'; sandboxed: boolean; backend?: string };
+  /** The run as the kernel resolved it (default agent filled in). */
+  readonly run?: { agentId: string; sessionKey: string };
 }
 
 export type PluginState = 'lazy' | 'starting' | 'ready' | 'restarting' | 'stopping' | 'failed' | 'stopped';
@@ -100,11 +104,26 @@ export interface KernelApi {
   loadConfig(path: string | undefined, opts: { cwd: string }): Promise<PincerConfig>;
   defaultConfig(opts: { cwd: string }): PincerConfig;
   checkConfig(raw: unknown): { ok: boolean; issues: ConfigIssue[] };
-  createKernel(config: PincerConfig, opts?: { logger?: unknown }): Kernel;
+  createKernel(config: PincerConfig, opts?: { logger?: (record: LogRecordLike) => void; cwd?: string }): Kernel;
 }
 
-/** Loads the real kernel. A variable specifier keeps tsc from resolving it before it exists. */
+/** The record the kernel's logger receives (plugin output arrives with source `plugin:<id>`). */
+export interface LogRecordLike {
+  level: 'trace' | 'debug' | 'info' | 'warn' | 'error';
+  source?: string;
+  message: string;
+  data?: unknown;
+}
+
+/** Loads the real kernel on demand; `--help` and usage errors never pay for it. */
 export async function loadKernelApi(): Promise<KernelApi> {
-  const specifier = '../kernel/index.js';
-  return (await import(specifier)) as KernelApi;
+  const kernel = await import('../kernel/index.js');
+  // Typed assignment, not a cast: this is where the kernel's API is checked against the CLI's view.
+  const api: KernelApi = {
+    loadConfig: (path, opts) => kernel.loadConfig(path, opts) as Promise<PincerConfig>,
+    defaultConfig: (opts) => kernel.defaultConfig(opts) as PincerConfig,
+    checkConfig: (raw) => kernel.checkConfig(raw),
+    createKernel: (config, opts) => kernel.createKernel(config as Parameters<typeof kernel.createKernel>[0], opts),
+  };
+  return api;
 }

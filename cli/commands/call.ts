@@ -40,7 +40,7 @@ Examples:
       const explanation = toolSet.explain(toolName);
       if (!explanation.present) {
         if (values.json) outJson(ctx, { ran: false, ...explanation });
-        else err(ctx, formatExplanation(explanation, toolSet, describeRun(run), ctx.errColors));
+        else err(ctx, formatExplanation(explanation, toolSet, describeRun(run, toolSet), ctx.errColors));
         const code = 'unknown' in explanation ? 'UNKNOWN_TOOL' : 'CALL_FAILED';
         throw new CliError(code, `${toolName} is not available to this run`, { reported: true });
       }

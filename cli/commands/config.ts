@@ -42,7 +42,10 @@ Options:
       const error = configError(cause, source);
       const issues = (error.data?.issues as ConfigIssue[] | undefined) ?? [];
       if (issues.length === 0) throw error; // not found / unreadable: no per-path story to tell
-      return report(ctx, source, false, issues, values.json);
+      // A file that is not JSON at all has one root issue; the parser's message says where.
+      const detail = (cause as Error).message.split('\n')[0];
+      const withDetail = issues.map((i) => (i.path === '(root)' && /not valid JSON/.test(i.message) && detail.includes('JSON:') ? { ...i, message: detail.slice(detail.indexOf('JSON:') + 6) } : i));
+      return report(ctx, source, false, withDetail, values.json);
     }
   },
 };

@@ -39,7 +39,7 @@ Examples:
       }
       const explanation = toolSet.explain(toolName);
       if (values.json) outJson(ctx, { config: describeSource(source), run, ...explanation });
-      else out(ctx, formatExplanation(explanation, toolSet, describeRun(run), ctx.colors));
+      else out(ctx, formatExplanation(explanation, toolSet, describeRun(run, toolSet), ctx.colors));
       return 'unknown' in explanation ? 1 : 0;
     });
   },

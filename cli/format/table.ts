@@ -35,7 +35,8 @@ export function renderTable(columns: Column[], rows: string[][], options: TableO
       if (isLast && columns[i].align !== 'right') return text;
       return pad(text, widths[i], columns[i].align ?? 'left');
     });
-    const joined = parts.join(gap);
+    // An empty last cell would otherwise leave the gap as trailing spaces.
+    const joined = parts.join(gap).trimEnd();
     return options.width ? truncateVisible(joined, options.width) : joined;
   };
 

@@ -17,7 +17,7 @@ export function formatToolsReport(run: RunContext, toolSet: ToolSet, options: Re
   const sections: string[] = [];
   const count = toolSet.tools.length;
   sections.push(
-    `${c.bold(`${count} tool${count === 1 ? '' : 's'}`)} for ${describeRun(run)} ${c.dim(`· sandbox ${describeSandbox(toolSet.sandbox)} · config ${options.configSource}`)}`,
+    `${c.bold(`${count} tool${count === 1 ? '' : 's'}`)} for ${describeRun(run, toolSet)} ${c.dim(`· sandbox ${describeSandbox(toolSet.sandbox)} · config ${options.configSource}`)}`,
   );
 
   if (count > 0) {
@@ -28,10 +28,11 @@ export function formatToolsReport(run: RunContext, toolSet: ToolSet, options: Re
   }
 
   if (toolSet.removed.length > 0) {
-    const rows = toolSet.removed.map((r) => [r.tool, r.layer, r.label, describeRule(r), r.configKey ?? '']);
+    // The config key, not the layer's label, is what an operator edits; --json keeps the label.
+    const rows = toolSet.removed.map((r) => [r.tool, r.layer, describeRule(r), r.configKey ?? c.dim('(not from config)')]);
     sections.push(
       `${c.bold(`Removed (${toolSet.removed.length})`)}\n${renderTable(
-        [{ header: 'TOOL' }, { header: 'LAYER' }, { header: 'SET BY' }, { header: 'RULE' }, { header: 'CONFIG KEY' }],
+        [{ header: 'TOOL' }, { header: 'LAYER' }, { header: 'RULE' }, { header: 'CONFIG KEY' }],
         rows,
         { width: options.width, headerStyle: c.bold },
       )}`,
@@ -50,8 +51,9 @@ export function describeRule(removal: PolicyRemoval): string {
   return removal.ruleKind === 'deny' ? `deny: ${entries}` : `not in allow: ${entries}`;
 }
 
-export function describeRun(run: RunContext): string {
-  const parts = [`agent ${run.agentId ?? '(default)'}`];
+/** "agent main, sender @alice, provider openai/gpt-5"; the resolved agent when the tool set knows it. */
+export function describeRun(run: RunContext, toolSet?: Pick<ToolSet, 'run'>): string {
+  const parts = [`agent ${run.agentId ?? toolSet?.run?.agentId ?? '(default)'}`];
   if (run.sessionKey) parts.push(`session ${run.sessionKey}`);
   if (run.sender) parts.push(`sender ${run.sender.username ? `@${run.sender.username}` : (run.sender.e164 ?? run.sender.id ?? run.sender.name)}`);
   if (run.groupId) parts.push(`group ${run.groupId}`);

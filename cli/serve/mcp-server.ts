@@ -25,7 +25,7 @@ export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): 
     { name: 'pincer', version: options.version },
     {
       capabilities: { tools: { listChanged: true } },
-      instructions: `Tools of ${describeRun(bridge.run)}, governed by Pincer policy. A call may be blocked by policy or hooks; the error text says why.`,
+      instructions: `Tools of ${describeRun(bridge.run, bridge.toolSet)}, governed by Pincer policy. A call may be blocked by policy or hooks; the error text says why.`,
     },
   );
 
@@ -40,7 +40,7 @@ export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): 
     if (!explanation.present) {
       // The same story `pincer explain` tells, so the model (and its operator) learn which rule to change.
       options.logger.info(`tools/call ${name}: not available`);
-      return errorResult(formatExplanation(explanation, toolSet, describeRun(bridge.run), plain));
+      return errorResult(formatExplanation(explanation, toolSet, describeRun(bridge.run, toolSet), plain));
     }
     const started = performance.now();
     try {

@@ -40,7 +40,7 @@ export async function startServe(ctx: CliContext, options: ServeOptions): Promis
 
   let closeTransport: () => Promise<void>;
   const count = bridge.toolSet.tools.length;
-  const what = `${count} tool${count === 1 ? '' : 's'} for ${describeRun(options.run)}`;
+  const what = `${count} tool${count === 1 ? '' : 's'} for ${describeRun(options.run, bridge.toolSet)}`;
   if (stdio) {
     const server = createMcpServer(bridge, serverOptions);
     await server.connect(new StdioServerTransport());

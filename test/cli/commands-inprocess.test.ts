@@ -9,7 +9,7 @@ describe('pincer commands in-process, against a fake kernel', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^2 tools for agent main/);
     expect(stdout).toMatch(/NAME\s+PLUGIN\s+DESCRIPTION\nread\s+fs\s+Read a file from the workspace/);
-    expect(stdout).toMatch(/Removed \(1\)\nTOOL\s+LAYER\s+SET BY\s+RULE\s+CONFIG KEY\nexec\s+agent\s+agents\.main\.tools\.deny\s+deny: exec\s+agents\.main\.tools\.deny/);
+    expect(stdout).toMatch(/Removed \(1\)\nTOOL\s+LAYER\s+RULE\s+CONFIG KEY\nexec\s+agent\s+deny: exec\s+agents\.main\.tools\.deny/);
     expect(stdout).toContain('Warnings (1)');
     expect(kernel.started && kernel.stopped).toBe(true);
   });
@@ -37,7 +37,7 @@ describe('pincer commands in-process, against a fake kernel', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('exec is not available to agent (default): removed by the agent layer.');
     expect(stdout).toMatch(/1\. ✓ profile/);
-    expect(stdout).toMatch(/✗ agent\s+agents\.main\.tools\.deny/);
+    expect(stdout).toMatch(/✗ agent\s+\(agents\.main\.tools\.deny\)/);
     expect(stdout).toContain('To change it: remove "exec" from agents.main.tools.deny');
   });
 
