@@ -2,7 +2,9 @@
  * The plugin author's API, re-exported by `sdk/index.ts`. Named exports only.
  * Depends on `protocol/` only; never on the kernel.
  */
-export { definePlugin, defineTool } from './plugin/define.js';
+export { definePlugin, defineTool, pluginContributions } from './plugin/define.js';
+export { pluginManifest } from './plugin/manifest.js';
+export type { PluginManifestFile } from './plugin/manifest.js';
 export { CancelledError, PluginError, WorkspaceError } from './plugin/errors.js';
 export type {
   HandlerContext,
