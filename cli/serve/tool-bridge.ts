@@ -1,13 +1,16 @@
 /**
  * The one tool set `pincer serve` exposes, kept current. Assembly is pure and cheap, so on every
  * kernel `toolsChanged` (plugin restart, list-changed, config reload) the bridge re-assembles for
- * the same run and tells each connected MCP session to send `notifications/tools/list_changed`.
+ * the same run; when what a client would see changed, each connected MCP session is told to send
+ * `notifications/tools/list_changed`. The kernel signals every plugin state change (a lazy plugin
+ * starting fires several), so unchanged lists are not announced: clients re-list on each notice.
  */
 import type { Kernel, RunContext, ToolSet } from '../kernel.js';
 import type { CliLogger } from '../logger.js';
 
 export class ToolBridge {
   #toolSet: ToolSet;
+  #fingerprint: string;
   readonly #listeners = new Set<() => void>();
   readonly #unsubscribe: () => void;
 
@@ -17,6 +20,7 @@ export class ToolBridge {
     private readonly logger: CliLogger,
   ) {
     this.#toolSet = kernel.assembleTools(run);
+    this.#fingerprint = fingerprint(this.#toolSet);
     this.#unsubscribe = kernel.on('toolsChanged', () => this.refresh());
   }
 
@@ -26,14 +30,18 @@ export class ToolBridge {
 
   /** Re-assembles; keeps the previous set if assembly throws, so a bad reload cannot empty the server. */
   refresh(): void {
+    const before = names(this.#toolSet);
     try {
-      const before = names(this.#toolSet);
+      // Always swap: calls must route through the current assembly even when the list looks the same.
       this.#toolSet = this.kernel.assembleTools(this.run);
-      this.logger.info(`tool set re-assembled: ${this.#toolSet.tools.length} tools`, diff(before, names(this.#toolSet)));
     } catch (cause) {
       this.logger.error(`re-assembly failed; keeping the previous tool set: ${(cause as Error).message}`);
       return;
     }
+    const next = fingerprint(this.#toolSet);
+    if (next === this.#fingerprint) return;
+    this.#fingerprint = next;
+    this.logger.info(`tool list changed: ${this.#toolSet.tools.length} tools`, diff(before, names(this.#toolSet)));
     for (const listener of this.#listeners) listener();
   }
 
@@ -47,6 +55,11 @@ export class ToolBridge {
     this.#unsubscribe();
     this.#listeners.clear();
   }
+}
+
+/** What a client sees of the list: names, descriptions and schemas. */
+function fingerprint(toolSet: ToolSet): string {
+  return JSON.stringify(toolSet.tools.map((t) => [t.name, t.description, t.inputSchema]));
 }
 
 function names(toolSet: ToolSet): Set<string> {

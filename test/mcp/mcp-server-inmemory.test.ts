@@ -73,6 +73,18 @@ describe('the MCP server over a fake kernel', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['read']);
   });
 
+  it('does not announce a kernel change that leaves the listed tools as they were', async () => {
+    const kernel = new FakeKernel();
+    const { client } = await connect(kernel);
+    let notices = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void notices++);
+    kernel.emitToolsChanged(); // e.g. a lazy plugin going starting → ready
+    kernel.tools = FAKE_TOOLS.slice(1);
+    kernel.emitToolsChanged();
+    await client.listTools(); // a round trip, so any notification sent before it has arrived
+    expect(notices).toBe(1);
+  });
+
   it('always hands clients an object schema', () => {
     expect(toObjectSchema({ properties: { a: { type: 'string' } } })).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
     expect(toObjectSchema({})).toEqual({ type: 'object' });

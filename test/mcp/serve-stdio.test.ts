@@ -1,7 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { join } from 'node:path';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ensureBuilt, kernelReady, tempWorkspace, writeConfig } from '../cli/helpers/built-cli.js';
+import { CLI, REPO, ensureBuilt, kernelReady, tempWorkspace, writeConfig } from '../cli/helpers/built-cli.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -71,5 +73,29 @@ describe.skipIf(!kernelReady)('pincer serve with the MCP SDK client over stdio',
     const { client, stderr } = await serve(ws.dir);
     await client.listTools();
     expect(stderr()).toContain('pincer serve:');
+  });
+
+  it('sends tools/list_changed when a crashing plugin is marked failed and its tools leave', async () => {
+    // A fixture plugin whose `boom` tool kills its own process: after the supervisor's crash limit
+    // the plugin is failed, the kernel reports the change, and serve re-assembles and announces it.
+    const file = await writeConfig(ws.dir, (c) => {
+      c.plugins = [...c.plugins, { id: 'crashy', module: join(REPO, 'dist/test/fixtures/plugins/crash-mid-call.js') }];
+      c.tools = { ...c.tools, alsoAllow: ['ok', 'boom'] };
+    }, 'serve-crashy.json');
+    const { client } = await serve(ws.dir, ['--config', file]);
+    let changed = false;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (changed = true));
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('boom');
+
+    const deadline = Date.now() + 20_000;
+    while (!changed && Date.now() < deadline) {
+      const result = await client.callTool({ name: 'boom', arguments: {} });
+      expect(result.isError).toBe(true); // each crash fails its call with an error, never silently
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(changed).toBe(true);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).not.toContain('boom');
+    expect(names).toContain('read');
   });
 });
