@@ -6,6 +6,7 @@ import { err, out, outJson, type Command } from '../context.js';
 import { CliError, toCliError, usageError } from '../errors.js';
 import { formatExplanation } from '../format/explain.js';
 import { callOutcome, formatCallFailure, formatResult } from '../format/content.js';
+import { startProgress } from '../format/progress.js';
 import { describeRun } from '../format/tools-report.js';
 import { withKernel } from '../kernel-session.js';
 
@@ -48,12 +49,15 @@ Examples:
       const abort = new AbortController();
       const onSigint = () => abort.abort(new CliError('CALL_FAILED', 'cancelled by Ctrl-C'));
       process.once('SIGINT', onSigint);
+      // The first call of a lazy plugin starts its process; show that something is happening.
+      const progress = startProgress(ctx.stderr, `calling ${toolName}…`);
       let result;
       try {
         result = await toolSet.execute(toolName, params, { signal: abort.signal, toolCallId: `cli-${randomUUID()}` });
       } catch (cause) {
         throw toCliError(cause, 'CALL_FAILED');
       } finally {
+        progress.done();
         process.off('SIGINT', onSigint);
       }
 

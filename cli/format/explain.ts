@@ -56,7 +56,7 @@ function formatRemoval(r: PolicyRemoval, who: string, c: Colors): string {
     // Layers only narrow, so a tool removed at layer k got through every layer before it.
     for (const layer of LAYER_ORDER.slice(0, at)) lines.push(`  ${step++}. ${c.green('✓')} ${layer} ${c.dim('(passed or not set)')}`);
   }
-  lines.push(`  ${step}. ${c.red('✗')} ${r.layer}  ${c.dim(`(${r.label})`)}`);
+  lines.push(`  ${step}. ${c.red('✗')} ${r.layer}  ${c.dim(`— ${r.label}`)}`);
   lines.push(`       rule:    ${r.ruleKind === 'deny' ? 'deny list matched' : 'allow list did not include it'}`);
   lines.push(`       entries: ${r.matchedRules.length ? r.matchedRules.join(', ') : '(empty list)'}`);
   if (r.configKey) lines.push(`       config:  ${r.configKey}`);

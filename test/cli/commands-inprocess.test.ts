@@ -37,7 +37,7 @@ describe('pincer commands in-process, against a fake kernel', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('exec is not available to agent (default): removed by the agent layer.');
     expect(stdout).toMatch(/1\. ✓ profile/);
-    expect(stdout).toMatch(/✗ agent\s+\(agents\.main\.tools\.deny\)/);
+    expect(stdout).toMatch(/✗ agent\s+— agents\.main\.tools\.deny/);
     expect(stdout).toContain('To change it: remove "exec" from agents.main.tools.deny');
   });
 
