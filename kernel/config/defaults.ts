@@ -4,26 +4,38 @@
  * current directory as the workspace.
  */
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PincerConfig } from './schema.js';
 
-/** Bundled plugins; paths resolve against the built package (dist/kernel/config → dist/plugins). */
+/** Bundled plugins, run from the package's compiled `dist/plugins/<id>/src/main.js`. */
 export const BUNDLED_PLUGINS = ['fs', 'shell', 'sandbox-local'] as const;
 
-function bundledModule(id: string): string {
-  return fileURLToPath(new URL(`../../plugins/${id}/src/main.js`, import.meta.url));
+/**
+ * The package root (the folder with package.json), found by walking up: this module runs
+ * from `dist/kernel/config/` when built and from `kernel/config/` under a TS test runner.
+ */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
 }
 
-/** The static manifest ships in the source tree beside the plugin (lazy activation). */
-function bundledManifest(id: string): string | undefined {
-  const path = fileURLToPath(new URL(`../../../plugins/${id}/pincer-plugin.json`, import.meta.url));
+function bundledModule(root: string, id: string): string {
+  return join(root, 'dist', 'plugins', id, 'src', 'main.js');
+}
+
+/** The static manifest ships beside the plugin's sources (lazy activation). */
+function bundledManifest(root: string, id: string): string | undefined {
+  const path = join(root, 'plugins', id, 'pincer-plugin.json');
   return existsSync(path) ? path : undefined;
 }
 
 export function bundledPluginConfigs(): NonNullable<PincerConfig['plugins']> {
+  const root = packageRoot();
   return BUNDLED_PLUGINS.map((id) => {
-    const manifest = bundledManifest(id);
-    return { id, module: bundledModule(id), ...(manifest ? { manifest, lazy: true } : {}) };
+    const manifest = bundledManifest(root, id);
+    return { id, module: bundledModule(root, id), ...(manifest ? { manifest, lazy: true } : {}) };
   });
 }
 

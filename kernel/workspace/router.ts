@@ -1,13 +1,14 @@
 /**
  * Routes a tool plugin's workspace requests to the session's sandbox backend plugin.
  *
- * A plugin may address only a session it is serving a call for right now: the router
- * binds each in-flight tool call to its session, so a plugin cannot reach another
- * session's workspace (a sandboxed session's tool cannot escape to the host workspace
- * of a main session by naming it).
+ * A plugin may address only sessions it has been called for: the router binds each tool
+ * call to its session, so a plugin that only ever served sandboxed sessions cannot reach a
+ * main session's host workspace by naming it. A session stays addressable after the call
+ * returns, because background runs (`exec` with `background: true`) outlive their call; a
+ * plugin that served a session could have kept whatever it wanted from it anyway.
  */
 import { SANDBOX_METHODS, SandboxPrepare } from '../../protocol/index.js';
-import type { WorkspaceOperation } from '../../protocol/index.js';
+import { WORKSPACE_ERROR_CODES, type WorkspaceErrorCode, type WorkspaceOperation } from '../../protocol/index.js';
 import type { PluginHost } from '../host/index.js';
 import { buildBackendRegistry, missingBackendMessage, normalizeBackendId } from './backends.js';
 import { WorkspaceRoutingError } from './errors.js';
@@ -29,11 +30,27 @@ interface Session {
   prepared?: Promise<unknown>;
 }
 
+/**
+ * A backend's WorkspaceError reaches the kernel wrapped in a KernelError; hand its code and
+ * the backend's own words back to the tool plugin, which explains them to the model.
+ */
+function keepWorkspaceCode(error: unknown): unknown {
+  const data = (error as { data?: { code?: unknown } }).data;
+  const cause = (error as { cause?: { message?: unknown } }).cause;
+  if (typeof data?.code === 'string' && (WORKSPACE_ERROR_CODES as readonly string[]).includes(data.code)) {
+    const message = typeof cause?.message === 'string' ? cause.message : (error as Error).message;
+    return new WorkspaceRoutingError(data.code as WorkspaceErrorCode, message, { cause: error });
+  }
+  return error;
+}
+
 export class WorkspaceRouter {
   readonly #host: PluginHost;
   readonly #sessions = new Map<string, Session>();
   /** pluginId → sessionKey → number of that plugin's in-flight calls for the session. */
   readonly #active = new Map<string, Map<string, number>>();
+  /** pluginId → sessions it has been called for. */
+  readonly #served = new Map<string, Set<string>>();
 
   constructor(host: PluginHost) {
     this.#host = host;
@@ -46,6 +63,8 @@ export class WorkspaceRouter {
     if (!existing || existing.placement.backendId !== placement.backendId || existing.placement.workspaceDir !== placement.workspaceDir) {
       this.#sessions.set(sessionKey, { placement });
     }
+    const served = this.#served.get(pluginId) ?? new Set<string>();
+    this.#served.set(pluginId, served.add(sessionKey));
     const byPlugin = this.#active.get(pluginId) ?? new Map<string, number>();
     this.#active.set(pluginId, byPlugin);
     byPlugin.set(sessionKey, (byPlugin.get(sessionKey) ?? 0) + 1);
@@ -67,19 +86,18 @@ export class WorkspaceRouter {
     return entry.pluginId;
   }
 
-  /** The session a request addresses: the named one if this plugin serves it now, or its only one. */
+  /** The session a request addresses: the named one if this plugin served it, else its only in-flight one. */
   #sessionFor(pluginId: string, sessionKey: string | undefined): [string, Session] {
     const active = this.#active.get(pluginId);
     const key = sessionKey ?? (active?.size === 1 ? [...active.keys()][0] : undefined);
-    if (key === undefined || !active?.has(key)) {
-      throw new WorkspaceRoutingError(
-        'PATH_NOT_ADMITTED',
-        sessionKey === undefined
-          ? `plugin "${pluginId}" made a workspace request outside any tool call it is serving`
-          : `plugin "${pluginId}" addressed session "${sessionKey}", which none of its in-flight tool calls belongs to`,
-      );
+    if (key === undefined) {
+      throw new WorkspaceRoutingError('PATH_NOT_ADMITTED', `plugin "${pluginId}" made a workspace request without a session, outside a single tool call it is serving`);
     }
-    return [key, this.#sessions.get(key)!];
+    const session = this.#sessions.get(key);
+    if (!session || !this.#served.get(pluginId)?.has(key)) {
+      throw new WorkspaceRoutingError('PATH_NOT_ADMITTED', `plugin "${pluginId}" addressed session "${key}", which it has never been called for`);
+    }
+    return [key, session];
   }
 
   async handle(pluginId: string, sessionKey: string | undefined, method: WorkspaceOperation, params: Record<string, unknown>): Promise<unknown> {
@@ -101,11 +119,17 @@ export class WorkspaceRouter {
       });
     await session.prepared;
     const { sessionKey: _ignored, ...rest } = params;
-    return this.#host.invokeBackend(backendPlugin, SANDBOX_METHODS[method], { ...rest, session: key } as never);
+    try {
+      return await this.#host.invokeBackend(backendPlugin, SANDBOX_METHODS[method], { ...rest, session: key } as never);
+    } catch (error) {
+      throw keepWorkspaceCode(error);
+    }
   }
 
   /** Forget every session (their backends may keep sandboxes warm for reuse). */
   reset(): void {
     this.#sessions.clear();
+    this.#served.clear();
+    this.#active.clear();
   }
 }

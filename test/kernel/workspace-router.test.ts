@@ -31,7 +31,7 @@ describe('the workspace router', () => {
     expect(requests[1].params).toEqual({ path: 'a.txt', session: 's1' });
   });
 
-  it("refuses a plugin addressing a session none of its in-flight calls belongs to", async () => {
+  it('refuses a plugin addressing a session it has never been called for', async () => {
     const { host, request } = fakeHost();
     const router = new WorkspaceRouter(host);
     const endMain = router.beginCall('other', 'agent:main:main', placement);
@@ -41,12 +41,14 @@ describe('the workspace router', () => {
     endMain();
   });
 
-  it('refuses a request made outside any call, and after the call ended', async () => {
+  it('refuses a request without a session outside a call, but lets a background run reach the session it was started for', async () => {
     const { host, request } = fakeHost();
     const router = new WorkspaceRouter(host);
-    await expect(request('fs', undefined)).rejects.toThrow(/outside any tool call/);
+    await expect(request('fs', undefined)).rejects.toThrow(/without a session/);
     router.beginCall('fs', 's1', placement)();
-    await expect(request('fs', 's1')).rejects.toMatchObject({ workspaceCode: 'PATH_NOT_ADMITTED' });
+    await expect(request('fs', undefined)).rejects.toMatchObject({ workspaceCode: 'PATH_NOT_ADMITTED' });
+    await expect(request('fs', 's1')).resolves.toEqual({ ok: true });
+    await expect(request('shell', 's1')).rejects.toMatchObject({ workspaceCode: 'PATH_NOT_ADMITTED' });
   });
 
   it('names the missing backend and the fix', async () => {
