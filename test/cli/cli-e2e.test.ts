@@ -119,6 +119,18 @@ describe.skipIf(!kernelReady)('the built pincer bin on the real kernel', () => {
     expect(json.issues.map((i: { path: string }) => i.path)).toContain('agents.list[0].tools.allow[0]');
   });
 
+  it('reads call params from stdin with -', async () => {
+    const { code, stdout } = await pincer(['call', 'read', '-'], { cwd: ws.dir, input: '{"path":"hello.txt"}' });
+    expect(code).toBe(0);
+    expect(stdout).toContain('hello from pincer');
+  });
+
+  it('answers --json callers with a JSON error carrying a stable code', async () => {
+    const { code, stdout } = await pincer(['tools', '--config', 'nope.json', '--json'], { cwd: ws.dir });
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout).error).toMatchObject({ code: 'CONFIG', configCode: 'CONFIG_NOT_FOUND' });
+  });
+
   it('reports a missing config file as a config error', async () => {
     const { code, stderr } = await pincer(['tools', '--config', 'nope.json'], { cwd: ws.dir });
     expect(code).toBe(1);
