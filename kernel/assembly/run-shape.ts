@@ -39,8 +39,9 @@ export function resolveRun(config: PincerConfig, run: RunContext, cwd: string): 
   const backend = sandboxed ? (sandbox.backend ?? 'docker') : 'local';
   const workspace = agent?.workspace ?? config.agents?.defaults?.workspace;
   const access = sandbox.workspaceAccess ?? 'rw';
+  // Backends read `{ agentId, sandbox: {...} }`; the ssh backend takes its connection overrides as `ssh`.
   const backendConfig = sandboxed
-    ? { scope: sandbox.scope, workspaceAccess: access, agentId, ...(backend === 'docker' ? sandbox.docker : backend === 'ssh' ? sandbox.ssh : {}) }
+    ? { agentId, sandbox: { scope: sandbox.scope, workspaceAccess: access, ...(sandbox.docker ? { docker: sandbox.docker } : {}) }, ...(sandbox.ssh ? { ssh: sandbox.ssh } : {}) }
     : undefined;
   return {
     ...run,
