@@ -1,4 +1,4 @@
-import { ResponseError, createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node';
+import { ResponseError, createMessageConnection, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node';
 import {
   Log,
   LogParams,
@@ -14,8 +14,17 @@ import {
 } from '../../protocol/index.js';
 import type { HostLogger } from './logger.js';
 
-/** Answers a plugin's `workspace/*` request; the kernel routes it to the session's sandbox. */
-export type WorkspaceHandler = (pluginId: string, sessionKey: string | undefined, method: WorkspaceOperation, params: Record<string, unknown>) => Promise<unknown>;
+/**
+ * Answers a plugin's `workspace/*` request; the kernel routes it to the session's sandbox.
+ * `signal` aborts when the plugin cancels the request or its connection goes away.
+ */
+export type WorkspaceHandler = (
+  pluginId: string,
+  sessionKey: string | undefined,
+  method: WorkspaceOperation,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+) => Promise<unknown>;
 
 export interface ConnectionHooks {
   pluginId: string;
@@ -40,6 +49,7 @@ function workspaceError(error: unknown): ResponseError<ProtocolErrorData> {
 export function openPluginConnection(transport: MessageTransport, hooks: ConnectionHooks): MessageConnection {
   const conn = createMessageConnection(transport.reader, transport.writer, silent);
   const source = `plugin:${hooks.pluginId}`;
+  const pending = new Set<AbortController>(); // workspace requests being served, aborted on close
   conn.onNotification(Log.type, (raw) => {
     const p = LogParams.safeParse(raw);
     if (p.success) hooks.logger({ source, level: p.data.level, message: p.data.message, data: p.data.data });
@@ -50,21 +60,31 @@ export function openPluginConnection(transport: MessageTransport, hooks: Connect
     else hooks.logger({ source, level: 'error', message: `ignored an invalid tools/listChanged: ${p.error.message}` });
   });
   for (const [op, descriptor] of Object.entries(WORKSPACE_METHODS) as [WorkspaceOperation, (typeof WORKSPACE_METHODS)[WorkspaceOperation]][]) {
-    conn.onRequest(descriptor.type as any, async (raw: unknown) => {
+    conn.onRequest(descriptor.type as any, async (raw: unknown, token: CancellationToken) => {
       const parsed = descriptor.params.safeParse(raw);
       if (!parsed.success) return new ResponseError(ProtocolErrorCodes.InvalidParams, `invalid ${descriptor.method} params: ${parsed.error.message}`);
       const handler = hooks.workspace();
       if (!handler) return new ResponseError(ProtocolErrorCodes.CapabilityMissing, 'this kernel has no workspace service configured');
       const { sessionKey, ...params } = parsed.data as Record<string, unknown> & { sessionKey?: string };
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort(new Error('cancelled by the plugin')));
+      pending.add(controller);
       try {
-        return (await handler(hooks.pluginId, sessionKey, op, params)) ?? null;
+        return (await handler(hooks.pluginId, sessionKey, op, params, controller.signal)) ?? null;
       } catch (error) {
         return workspaceError(error);
+      } finally {
+        sub.dispose();
+        pending.delete(controller);
       }
     });
   }
   conn.onError(([error]) => hooks.onTransportError(error));
-  conn.onClose(() => hooks.onClose());
+  conn.onClose(() => {
+    for (const c of pending) c.abort(new Error(`plugin "${hooks.pluginId}" disconnected`));
+    pending.clear();
+    hooks.onClose();
+  });
   conn.listen();
   return conn;
 }

@@ -65,5 +65,9 @@ export function serve(plugin: PluginDefinition, options: Pick<BindOptions, 'prot
     },
   });
   void runtime.closed.then(() => exit(0));
+  if (process.env[TRANSPORT_ENV] !== 'stdio') {
+    // fd3: the kernel also closes our stdin on shutdown; treat that as "go away" too.
+    process.stdin.on('end', () => exit(0)).on('error', () => undefined).resume();
+  }
   return runtime;
 }

@@ -104,6 +104,26 @@ describe('a healthy plugin over fd 3', () => {
     await expect(host.invokeTool('echo', 'read', { path: 'missing' })).rejects.toMatchObject({ code: 'WORKSPACE_ERROR', data: { code: 'NOT_FOUND' }, message: expect.stringContaining('no such file') });
   });
 
+  it('aborts the workspace handler when the tool call that made the request is cancelled', async () => {
+    const { host } = start();
+    let aborted: unknown;
+    let entered = false;
+    await host.start();
+    host.setWorkspaceHandler((_p, _s, _m, _params, signal) => new Promise((_resolve, reject) => {
+      entered = true;
+      signal.addEventListener('abort', () => {
+        aborted = signal.reason;
+        reject(new Error('aborted'));
+      });
+    }));
+    const controller = new AbortController();
+    const call = host.invokeTool('echo', 'read', { path: 'slow.txt' }, { signal: controller.signal });
+    await waitFor(() => entered, 2_000, 'workspace request');
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ code: 'CANCELLED' });
+    await waitFor(() => aborted !== undefined, 2_000, 'workspace handler abort');
+  });
+
   it('sends sandbox requests to a backend and refuses undeclared capabilities locally', async () => {
     const { host } = start();
     await host.start();
