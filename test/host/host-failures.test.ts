@@ -92,6 +92,16 @@ describe('plugin failure modes', () => {
     expect(s.lastError).toMatchObject({ code: 'VERSION_MISMATCH', message: expect.stringMatching(/speaks protocol version\(s\) \[99\]; this kernel speaks \[1\].*upgrade the kernel/) });
   });
 
+  it.each([
+    ['old-shape', 'HANDSHAKE_FAILED', /answered the handshake with an invalid shape/],
+    ['wrong-id', 'HANDSHAKE_FAILED', /configured as "legacy" introduced itself as "someone-else"/],
+    ['unoffered-version', 'VERSION_MISMATCH', /speaks protocol version\(s\) \[7\]; this kernel speaks \[1\]/],
+  ])('refuses a legacy or foreign peer (%s) at once, without restarting it', async (mode, code, message) => {
+    const { host: h } = host([{ id: 'legacy', module: fixture('legacy-peer'), settings: { mode } }]);
+    await h.start();
+    expect(h.pluginStatus('legacy')).toMatchObject({ state: 'failed', restarts: 0, lastError: { code, message: expect.stringMatching(message) } });
+  });
+
   it('settles the call that got a malformed frame with FRAMING_ERROR and restarts the plugin', async () => {
     const { host: h } = host([{ id: 'mf', module: fixture('malformed-frame') }]);
     await expect(h.invokeTool('mf', 'broken', {})).rejects.toMatchObject({ code: 'FRAMING_ERROR', message: expect.stringContaining('\\u0001\\u0002 not json') });
