@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, kernelReady, pincer, tempWorkspace, writeConfig } from './helpers/built-cli.js';
+import { ensureBuilt, pincer, tempWorkspace, writeConfig } from './helpers/built-cli.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -28,7 +28,7 @@ describe('the built pincer bin, without a kernel', () => {
   });
 });
 
-describe.skipIf(!kernelReady)('the built pincer bin on the real kernel', () => {
+describe('the built pincer bin on the real kernel', () => {
   const ws = tempWorkspace();
   afterAll(() => ws.cleanup());
 

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ensureBuilt, kernelReady, tempWorkspace } from '../cli/helpers/built-cli.js';
+import { CLI, ensureBuilt, tempWorkspace } from '../cli/helpers/built-cli.js';
 
 /** Starts `pincer serve --http 0` and resolves with the URL it logs on stderr. */
 function serveHttp(cwd: string): Promise<{ child: ChildProcess; url: URL }> {
@@ -36,7 +36,7 @@ function postWithHost(url: URL, host: string): Promise<number> {
   });
 }
 
-describe.skipIf(!kernelReady)('pincer serve over Streamable HTTP on localhost', () => {
+describe('pincer serve over Streamable HTTP on localhost', () => {
   const ws = tempWorkspace();
   let server: { child: ChildProcess; url: URL };
 

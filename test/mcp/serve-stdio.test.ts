@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { join } from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, REPO, ensureBuilt, kernelReady, tempWorkspace, writeConfig } from '../cli/helpers/built-cli.js';
+import { CLI, REPO, ensureBuilt, tempWorkspace, writeConfig } from '../cli/helpers/built-cli.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -29,7 +29,7 @@ async function serve(cwd: string, args: string[] = []): Promise<{ client: Client
   return { client, stderr: () => stderr };
 }
 
-describe.skipIf(!kernelReady)('pincer serve with the MCP SDK client over stdio', () => {
+describe('pincer serve with the MCP SDK client over stdio', () => {
   const ws = tempWorkspace();
   afterAll(() => ws.cleanup());
 

@@ -10,12 +10,6 @@ import { join, resolve } from 'node:path';
 export const REPO = resolve(import.meta.dirname, '../../..');
 export const CLI = join(REPO, 'dist/cli/main.js');
 
-/** True once the kernel's public entry exists (the e2e suites skip until then). */
-export const kernelReady = (() => {
-  const entry = join(REPO, 'kernel/index.ts');
-  return existsSync(entry) && /createKernel/.test(readFileSync(entry, 'utf8'));
-})();
-
 /** `npm test` builds first; a bare `vitest run` gets a build here when dist is missing. */
 export function ensureBuilt(): void {
   if (!existsSync(CLI)) execFileSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', join(REPO, 'tsconfig.json')], { stdio: 'inherit' });
