@@ -1,15 +1,14 @@
 import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
-import { FramingError, MessageTooLargeError, createStreamTransport, type Contributions, type PeerInfo } from '../../protocol/index.js';
+import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo } from '../../protocol/index.js';
 import { requestWithDeadline, InflightCalls, type DeadlineOptions } from './call.js';
 import type { PluginConfig, RestartPolicy } from './config.js';
-import { openPluginConnection, type WorkspaceHandler } from './connection.js';
-import { buildPluginEnv } from './env.js';
+import type { WorkspaceHandler } from './connection.js';
 import { KernelError, toKernelError } from './errors.js';
 import { performHandshake } from './handshake.js';
 import type { HostLogger } from './logger.js';
 import { loadManifest, manifestPath } from './manifest.js';
-import { spawnFailed, spawnPlugin, type SpawnedPlugin } from './spawn.js';
-import { forwardLines } from './stdio-log.js';
+import { startPluginProcess, type PluginProcess } from './plugin-process.js';
+import type { SpawnedPlugin } from './spawn.js';
 import type { PluginLifecycleState, PluginStatus } from './status.js';
 import { CrashWindow, PERMANENT_START_ERRORS } from './supervise.js';
 import { killPlugin, terminatePlugin } from './terminate.js';
@@ -107,28 +106,23 @@ export class ManagedPlugin {
     const { config, deps } = this;
     this.fatalError = undefined;
     this.setState('starting');
-    const proc = spawnPlugin(config, buildPluginEnv(config, { inherit: deps.inheritEnv }));
-    if (proc.pid < 0) {
-      const error = spawnFailed(config, (await proc.exited).error);
-      this.markFailed(error);
+    let started: PluginProcess;
+    try {
+      started = await startPluginProcess(config, deps, {
+        onToolsChanged: (tools) => {
+          if (gen !== this.generation) return;
+          this.contributes = { ...this.contributes, tools };
+          deps.onChange();
+        },
+        onTransportError: (error) => this.onTransportError(gen, error),
+        onClose: () => this.onConnectionClosed(gen),
+      });
+    } catch (error) {
+      this.markFailed(toKernelError(error, config.id, 'spawn'));
       throw error;
     }
+    const { proc, conn } = started;
     this.proc = proc;
-    if (proc.stdout) forwardLines(proc.stdout, config.id, 'info', deps.logger);
-    forwardLines(proc.stderr, config.id, 'info', deps.logger);
-    const transport = createStreamTransport(proc.rpcIn, proc.rpcOut, { peer: `plugin "${config.id}"`, maxMessageBytes: config.maxMessageBytes });
-    const conn = openPluginConnection(transport, {
-      pluginId: config.id,
-      logger: deps.logger,
-      workspace: deps.workspace,
-      onToolsChanged: (tools) => {
-        if (gen !== this.generation) return;
-        this.contributes = { ...this.contributes, tools };
-        deps.onChange();
-      },
-      onTransportError: (error) => this.onTransportError(gen, error),
-      onClose: () => this.onConnectionClosed(gen, proc),
-    });
     this.conn = conn;
     void proc.exited.then((info) => this.onExit(gen, info));
     const died = proc.exited.then((info) => {
@@ -184,7 +178,9 @@ export class ManagedPlugin {
     }
   }
 
-  private onConnectionClosed(gen: number, proc: SpawnedPlugin): void {
+  private onConnectionClosed(gen: number): void {
+    const proc = this.proc;
+    if (gen !== this.generation || !proc) return;
     // The pipe closes just before the exit event on a crash; prefer the exit status when it comes.
     const timer = setTimeout(() => {
       if (this.state === 'ready' || this.state === 'starting') {
