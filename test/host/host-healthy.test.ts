@@ -56,6 +56,22 @@ describe('a healthy plugin over fd 3', () => {
     await expect(host.invokeTool('echo', 'slow', { ms: 600, every: 600 }, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'PLUGIN_TIMEOUT' });
   });
 
+  it('uses a tool’s own deadline over the plugin default, and stops progress extensions at the hard cap', async () => {
+    const t = testHost([{ id: 'echo', module: fixture('echo'), timeouts: { callMs: 150, maxCallMs: 700 } }]);
+    current = t.host;
+    // `wait` has no deadline of its own: the plugin default (150 ms) applies.
+    await expect(t.host.invokeTool('echo', 'wait', {})).rejects.toMatchObject({ code: 'PLUGIN_TIMEOUT' });
+    // `slow` declares timeoutMs 60 s, which wins over the default.
+    expect((await t.host.invokeTool('echo', 'slow', { ms: 300, every: 300 })).content[0]).toEqual({ type: 'text', text: 'done' });
+    // Progress keeps a 200 ms deadline alive, but never past the 700 ms cap.
+    const started = Date.now();
+    await expect(t.host.invokeTool('echo', 'slow', { ms: 2_000, every: 100 }, { timeoutMs: 200 })).rejects.toMatchObject({
+      code: 'PLUGIN_TIMEOUT',
+      message: expect.stringContaining('cap 700 ms'),
+    });
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
   it('sends $/cancelRequest when the caller aborts, and the plugin sees its signal abort', async () => {
     const { host } = start();
     await host.start();
