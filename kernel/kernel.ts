@@ -14,7 +14,7 @@ import { pluginKernelTool } from './assembly/plugin-tool.js';
 import { resolveRun } from './assembly/run-shape.js';
 import { SurfaceCache } from './assembly/surface.js';
 import { createToolSet, type ToolSet } from './assembly/tool-set.js';
-import { requiredPluginsPolicy } from './assembly/required-plugins.js';
+import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
 import { WorkspaceRouter } from './workspace/router.js';
 
 export interface KernelOptions {
@@ -81,7 +81,8 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
         return createToolGate({
           hooks: hooks.before,
           afterCallObservers: hooks.after,
-          trustedPolicies: [requiredPluginsPolicy(host, run.enabledPlugins), ...trusted],
+          // The required-plugins check costs a policy step per call; only agents that have one pay it.
+          trustedPolicies: hasRequiredPlugin(config, run.enabledPlugins) ? [requiredPluginsPolicy(host, run.enabledPlugins), ...trusted] : trusted,
           approvalSurface: options.approvalSurface,
           loopDetection: config.tools?.loopDetection,
           diagnostics,

@@ -4,6 +4,14 @@
  */
 import type { TrustedToolPolicy } from '../gate/index.js';
 import type { PluginHost } from '../host/index.js';
+import type { PincerConfig } from '../config/schema.js';
+
+/** Whether any plugin enabled for the agent (all, when `enabled` is undefined) is marked required, or enabled but not configured. */
+export function hasRequiredPlugin(config: PincerConfig, enabled: readonly string[] | undefined): boolean {
+  const plugins = config.plugins ?? [];
+  if (enabled?.some((id) => !plugins.some((plugin) => plugin.id === id))) return true;
+  return plugins.some((plugin) => plugin.required === true && (!enabled || enabled.includes(plugin.id)));
+}
 
 export function requiredPluginsPolicy(host: PluginHost, enabled: readonly string[] | undefined): TrustedToolPolicy {
   return {

@@ -9,7 +9,7 @@ import { pickToolPolicy, profilePolicy, type ToolPolicyConfig } from './policy-f
 import { resolveSandboxToolPolicy } from './sandbox-policy.js';
 import { resolveSubagentRole, resolveSubagentToolPolicy } from './subagent-policy.js';
 import type { RunContext, RunSender } from './run-context.js';
-import type { PolicyStep } from './types.js';
+import type { PolicyStep, ToolPolicy } from './types.js';
 
 export interface PolicyInputs {
   tools?: ToolsConfig;
@@ -54,12 +54,28 @@ function freezeList(list: readonly string[] | undefined): string[] | undefined {
   return list ? (Object.freeze([...list]) as string[]) : undefined;
 }
 
+// Equal policies share one frozen object, so a new run shape (another sender, say) reuses
+// the compiled plans of every layer whose lists did not change. Bounded, oldest evicted.
+const INTERN_LIMIT = 1024;
+const interned = new Map<string, ToolPolicy>();
+
+function internPolicy(policy: ToolPolicy): ToolPolicy {
+  const key = JSON.stringify([policy.allow ?? null, policy.deny ?? null]);
+  let frozen = interned.get(key);
+  if (!frozen) {
+    frozen = Object.freeze({ allow: freezeList(policy.allow), deny: freezeList(policy.deny) });
+    if (interned.size >= INTERN_LIMIT) interned.delete(interned.keys().next().value as string);
+    interned.set(key, frozen);
+  }
+  return frozen;
+}
+
 /**
  * Steps are frozen (on copies, never the caller's config arrays): the pipeline then caches
  * each step's compiled plan by identity, and nothing downstream can widen a layer.
  */
 function freezeStep(step: PolicyStep): PolicyStep {
-  const policy = step.policy ? Object.freeze({ allow: freezeList(step.policy.allow), deny: freezeList(step.policy.deny) }) : undefined;
+  const policy = step.policy ? internPolicy(step.policy) : undefined;
   return Object.freeze({ ...step, policy, configKeys: step.configKeys && Object.freeze({ ...step.configKeys }), suppressUnavailableWarningFor: freezeList(step.suppressUnavailableWarningFor) });
 }
 

@@ -1,0 +1,32 @@
+/**
+ * `npm run bench`: every suite in one process, each reported with its ratios. Suites that
+ * need a service (Docker, sshd) say so and are skipped when it is absent.
+ */
+import { runAssemblyBench } from './assembly.bench.js';
+import { runGateBench } from './gate.bench.js';
+import { runHostBench } from './host.bench.js';
+import { runMcpBench } from './mcp.bench.js';
+import { runPolicyBench } from './policy.bench.js';
+import { runReadBench } from './read.bench.js';
+import { runSandboxBench } from './sandbox.bench.js';
+
+const suites: [string, () => Promise<unknown>][] = [
+  ['policy', runPolicyBench],
+  ['assembly', runAssemblyBench],
+  ['gate', runGateBench],
+  ['host', () => runHostBench()],
+  ['read', runReadBench],
+  ['mcp', runMcpBench],
+  ['sandbox', runSandboxBench],
+];
+
+const only = process.argv.slice(2);
+for (const [name, run] of suites) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  try {
+    const result = await run();
+    console.log(`\n== ${name}\n${JSON.stringify(result, null, 2)}`);
+  } catch (error) {
+    console.log(`\n== ${name}: not run (${(error as Error).message})`);
+  }
+}
