@@ -1,0 +1,119 @@
+/** `pincer sandbox list | recreate | prune | check`: the operator's view of sandbox containers. */
+import { COMMON_OPTIONS, expectPositionals, parseFlags, type Parsed } from '../args.js';
+import { describeSource, discoverConfig, loadDiscoveredConfig } from '../config-source.js';
+import { out, outJson, type CliContext, type Command } from '../context.js';
+import { CliError, usageError } from '../errors.js';
+import { formatCheck, formatSandboxList } from '../format/sandbox.js';
+import type { PincerConfig } from '../kernel.js';
+import { runSandboxCheck } from '../sandbox/check.js';
+import { connectDocker, listDockerSandboxes, pruneDockerSandboxes, recreateDockerSandboxes, type DockerTarget, type RecreateTarget } from '../sandbox/docker-lifecycle.js';
+import { toSandboxRows } from '../sandbox/rows.js';
+import { agentIds, containerPrefixes, dockerConfig, registryPath } from '../sandbox/settings.js';
+import { SANDBOX_HELP } from '../sandbox/help.js';
+
+const OPTIONS = {
+  ...COMMON_OPTIONS,
+  session: { type: 'string', short: 's' },
+  agent: { type: 'string', short: 'a' },
+  all: { type: 'boolean' },
+  'idle-hours': { type: 'string' },
+  'max-age-days': { type: 'string' },
+} as const;
+type Values = Parsed<typeof OPTIONS>['values'];
+
+/** Flags each subcommand accepts beyond --config/--json/--help; anything else is a usage error. */
+const ALLOWED: Record<string, readonly (keyof Values)[]> = {
+  list: [],
+  recreate: ['session', 'agent', 'all'],
+  prune: ['idle-hours', 'max-age-days'],
+  check: ['agent'],
+};
+
+export const sandboxCommand: Command = {
+  name: 'sandbox',
+  summary: 'List, recreate, prune and self-test sandbox containers',
+  help: SANDBOX_HELP,
+
+  async run(ctx, argv) {
+    const { values, positionals } = parseFlags('sandbox', argv, OPTIONS);
+    const [sub] = positionals;
+    if (sub === undefined) throw usageError("'pincer sandbox' needs a subcommand: list, recreate, prune or check", 'sandbox');
+    if (!(sub in ALLOWED)) throw usageError(`unknown subcommand '${sub}' for 'pincer sandbox' (known: list, recreate, prune, check)`, 'sandbox');
+    expectPositionals(`sandbox ${sub}`, positionals.slice(1), 0, 0, 'no arguments');
+    for (const flag of ['session', 'agent', 'all', 'idle-hours', 'max-age-days'] as const) {
+      if (values[flag] !== undefined && !ALLOWED[sub].includes(flag)) throw usageError(`flag '--${flag}' does not apply to 'pincer sandbox ${sub}'`, 'sandbox');
+    }
+
+    const api = await ctx.kernelApi();
+    const source = discoverConfig(ctx, values.config);
+    const config = await loadDiscoveredConfig(ctx, api, source);
+    const target: DockerTarget = { prefixes: containerPrefixes(config), registryPath: registryPath(config, ctx.cwd) };
+    switch (sub) {
+      case 'list': {
+        const rows = toSandboxRows(config, await listDockerSandboxes(connectDocker(), target), ctx.cwd);
+        if (values.json) outJson(ctx, { config: describeSource(source), sandboxes: rows });
+        else out(ctx, formatSandboxList(ctx, rows));
+        return 0;
+      }
+      case 'recreate':
+        return recreate(ctx, target, recreateTarget(values), values.json);
+      case 'prune':
+        return prune(ctx, config, target, values);
+      default:
+        return check(ctx, config, values);
+    }
+  },
+};
+
+function recreateTarget(values: Values): RecreateTarget {
+  const given = [values.session !== undefined, values.agent !== undefined, values.all === true].filter(Boolean).length;
+  if (given !== 1) throw usageError("'pincer sandbox recreate' needs exactly one of --session S, --agent A or --all", 'sandbox');
+  if (values.session !== undefined) return { session: values.session };
+  if (values.agent !== undefined) return { agent: values.agent };
+  return { all: true };
+}
+
+async function recreate(ctx: CliContext, target: DockerTarget, what: RecreateTarget, json?: boolean): Promise<number> {
+  const removed = await recreateDockerSandboxes(connectDocker(), target, what);
+  const selector = 'session' in what ? `--session ${what.session}` : 'agent' in what ? `--agent ${what.agent}` : '--all';
+  if (json) outJson(ctx, { target: what, removed });
+  else if (removed.length === 0) out(ctx, `No sandbox container matched ${selector}; nothing removed.`);
+  else out(ctx, `Removed ${plural(removed.length)} (${removed.join(', ')}); each is created fresh on next use.`);
+  return 0;
+}
+
+/** A non-negative number of hours or days; 0 disables that rule, as in the config. */
+function amount(flag: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0) throw usageError(`flag '--${flag}' needs a non-negative number, got '${text}'`, 'sandbox');
+  return n;
+}
+
+async function prune(ctx: CliContext, config: PincerConfig, target: DockerTarget, values: Values): Promise<number> {
+  const defaults = dockerConfig(config).prune;
+  const rule = { idleHours: amount('idle-hours', values['idle-hours'], defaults.idleHours), maxAgeDays: amount('max-age-days', values['max-age-days'], defaults.maxAgeDays) };
+  const parts = [rule.idleHours > 0 ? `idle > ${rule.idleHours}h` : '', rule.maxAgeDays > 0 ? `older than ${rule.maxAgeDays}d` : ''].filter(Boolean);
+  const removed = parts.length ? await pruneDockerSandboxes(connectDocker(), target, rule) : [];
+  if (values.json) outJson(ctx, { rule, removed });
+  else if (!parts.length) out(ctx, 'Both prune rules are disabled (0); nothing to do.');
+  else if (removed.length === 0) out(ctx, `Nothing to prune (${parts.join(' or ')}).`);
+  else out(ctx, `Pruned ${plural(removed.length)} (${parts.join(' or ')}): ${removed.join(', ')}`);
+  return 0;
+}
+
+async function check(ctx: CliContext, config: PincerConfig, values: Values): Promise<number> {
+  if (values.agent !== undefined && !agentIds(config).includes(values.agent)) {
+    throw usageError(`unknown agent '${values.agent}' (configured: ${agentIds(config).join(', ')})`, 'sandbox');
+  }
+  const outcome = await runSandboxCheck(config, values.agent);
+  const ok = outcome.backends.every((b) => b.ok);
+  if (values.json) outJson(ctx, { ok, ...outcome });
+  else out(ctx, outcome.skipped ? ctx.colors.dim(`Nothing to check: ${outcome.skipped}.`) : formatCheck(ctx, outcome.backends));
+  if (!ok) throw new CliError('UNHEALTHY', 'sandbox self-test failed', { reported: true, data: { backends: outcome.backends } });
+  return 0;
+}
+
+function plural(n: number): string {
+  return `${n} sandbox container${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,36 @@
+/** `pincer sandbox --help`. */
+export const SANDBOX_HELP = `Usage: pincer sandbox <subcommand> [flags]
+
+Subcommands:
+  list                                 every sandbox container of this config: name, scope key,
+                                       agent, image, state, created, last used, and whether it
+                                       runs the current config
+  recreate --session S | --agent A | --all
+                                       remove the selected containers; each is created fresh
+                                       (with the current config) on its next use
+  prune [--idle-hours N] [--max-age-days N]
+                                       remove containers idle longer than N hours or older than
+                                       N days (0 disables a rule; defaults: the sandbox-docker
+                                       plugin's prune settings, else 24 hours and 7 days)
+  check [--agent A]                    self-test each configured backend, failing closed:
+                                       docker (engine reachable, image present, root and skill
+                                       paths read-only in a probe container), ssh (connect,
+                                       host key trusted, authenticated)
+
+list, recreate and prune act on the Docker engine ($DOCKER_HOST, else the local socket) and
+only on containers named with this config's container prefixes. Docker settings are the
+sandbox-docker plugin entry's settings merged with agents.defaults.sandbox.docker (and the
+agent's own sandbox.docker). "Last used" comes from the plugin's registryPath; without one,
+prune measures idleness from creation.
+
+Exit status: 0 on success; 1 when the engine is unreachable, the config is invalid, or a
+check fails; 2 on a usage error.
+
+Options:
+  -s, --session S      recreate: the session (scope key) whose container to remove
+  -a, --agent A        recreate: that agent's containers; check: that agent's backend and settings
+      --all            recreate: every container of this config
+      --idle-hours N   prune: idle threshold in hours (fractions allowed)
+      --max-age-days N prune: age threshold in days
+  -c, --config F       config file (else $PINCER_CONFIG, ./pincer.config.json, embedded default)
+      --json           machine-readable output`;
