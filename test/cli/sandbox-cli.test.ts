@@ -26,6 +26,17 @@ async function removeOurContainers(): Promise<void> {
 
 const pluginModule = (id: string) => join(REPO, 'dist/plugins', id, 'src/main.js');
 
+describe('pincer sandbox without an engine', () => {
+  beforeAll(() => ensureBuilt());
+
+  it('prints its help with every subcommand and flag, and exits 0', async () => {
+    const { code, stdout } = await pincer(['sandbox', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: pincer sandbox <subcommand>/);
+    for (const word of ['list', 'recreate --session S | --agent A | --all', 'prune [--idle-hours N] [--max-age-days N]', 'check [--agent A]', '--json']) expect(stdout).toContain(word);
+  });
+});
+
 describe.skipIf(!HAS_DOCKER)('pincer sandbox on the real Docker engine', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pincer-sandbox-cli-'));
   const registryPath = join(dir, 'state', 'containers.json');
