@@ -60,7 +60,9 @@ export function agentWorkspaceDir(config: PincerConfig, agentId: string, cwd: st
 /**
  * The docker backend's resolved config for an agent (or the defaults): plugin settings as the
  * global layer, the merged agent sandbox as the agent layer. `workspaceAccess` defaults to
- * `rw` here because that is what the kernel sends the backend when the config omits it.
+ * `rw` here because that is what the kernel's run shape (kernel/assembly/run-shape.ts) sends
+ * the backend when the config omits it; if that default changes, change it here too, or
+ * `list` reports every such container as running an older config.
  */
 export function dockerConfig(config: PincerConfig, agentId?: string): ResolvedSandboxConfig {
   const global = (pluginSettings(config, 'sandbox-docker') ?? {}) as SandboxSettings;

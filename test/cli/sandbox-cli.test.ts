@@ -48,7 +48,7 @@ describe.skipIf(!HAS_DOCKER)('pincer sandbox on the real Docker engine', () => {
   const writeSandboxConfig = (name: string, defaultsDocker: Record<string, unknown>, pluginDocker: Record<string, unknown> = {}) =>
     writeConfig(dir, (config) => {
       config.plugins.push({ id: 'sandbox-docker', module: pluginModule('sandbox-docker'), settings: { docker: { containerPrefix: PREFIX, ...pluginDocker }, registryPath } });
-      config.agents.defaults = { sandbox: { mode: 'all', scope: 'session', docker: defaultsDocker } };
+      config.agents.defaults = { sandbox: { mode: 'all', scope: 'session', workspaceAccess: 'rw', docker: defaultsDocker } };
     }, name);
 
   beforeAll(async () => {
