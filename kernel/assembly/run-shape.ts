@@ -38,10 +38,11 @@ export function resolveRun(config: PincerConfig, run: RunContext, cwd: string): 
   const sandboxed = isSessionSandboxed(mode, sessionKey, sessionCtx);
   const backend = sandboxed ? (sandbox.backend ?? 'docker') : 'local';
   const workspace = agent?.workspace ?? config.agents?.defaults?.workspace;
-  const access = sandbox.workspaceAccess ?? 'rw';
+  // Unset access is left to the backend, whose default (as the reference's) is `none`.
+  const access = sandbox.workspaceAccess;
   // Backends read `{ agentId, sandbox: {...} }`; the ssh backend takes its connection overrides as `ssh`.
   const backendConfig = sandboxed
-    ? { agentId, sandbox: { scope: sandbox.scope, workspaceAccess: access, ...(sandbox.docker ? { docker: sandbox.docker } : {}) }, ...(sandbox.ssh ? { ssh: sandbox.ssh } : {}) }
+    ? { agentId, sandbox: { scope: sandbox.scope, ...(access ? { workspaceAccess: access } : {}), ...(sandbox.docker ? { docker: sandbox.docker } : {}) }, ...(sandbox.ssh ? { ssh: sandbox.ssh } : {}) }
     : undefined;
   return {
     ...run,
@@ -53,7 +54,7 @@ export function resolveRun(config: PincerConfig, run: RunContext, cwd: string): 
     placement: {
       agentId,
       backendId: backend,
-      workspaceDir: access === 'none' && sandboxed ? undefined : resolve(cwd, workspace ?? '.'),
+      workspaceDir: resolve(cwd, workspace ?? '.'),
       readOnly: sandboxed && access === 'ro',
       backendConfig,
     },

@@ -113,9 +113,3 @@ export function resolveSandboxConfig(global: SandboxSettings = {}, agent: Sandbo
   };
 }
 
-/** SPEC §5.1: whether a session runs sandboxed under the given mode. */
-export function isSessionSandboxed(mode: ResolvedSandboxConfig['mode'], sessionKey: string, mainSessionKey: string): boolean {
-  if (mode === 'all') return true;
-  if (mode === 'non-main') return sessionKey.trim() !== mainSessionKey.trim();
-  return false;
-}

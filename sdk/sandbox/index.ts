@@ -4,7 +4,7 @@ export {
   SANDBOX_WORKSPACE_MOUNT, SANDBOX_AGENT_WORKSPACE_MOUNT, SANDBOX_LABELS, HOT_CONTAINER_WINDOW_MS,
   DEFAULT_CONTAINER_PREFIX, DEFAULT_SANDBOX_IMAGE, SANDBOX_MOUNT_FORMAT_VERSION,
 } from './constants.js';
-export { resolveSandboxConfig, isSessionSandboxed, SandboxSettingsSchema, DockerSettingsSchema, type SandboxSettings, type DockerSettings, type ResolvedSandboxConfig, type ResolvedDockerSettings } from './config.js';
+export { resolveSandboxConfig, SandboxSettingsSchema, DockerSettingsSchema, type SandboxSettings, type DockerSettings, type ResolvedSandboxConfig, type ResolvedDockerSettings } from './config.js';
 export { computeSandboxConfigHash, normalizeForHash } from './config-hash.js';
 export { resolveSandboxScopeKey, slugifyScopeKey, buildSandboxContainerName, formatRecreateHint, type SandboxScope } from './naming.js';
 export { normalizeHostPath, isPathInside, resolvePathViaExistingAncestor } from './host-paths.js';

@@ -54,7 +54,7 @@ function config(backend: string, workspace: string): PincerConfig {
       { id: 'sandbox-docker', module: plugin('sandbox-docker'), settings: { docker: { image: TEST_IMAGE, containerPrefix: PREFIX } } },
       ...(HAS_SSH ? [{ id: 'sandbox-ssh', module: plugin('sandbox-ssh'), settings: { ssh: sshSettings({ remoteRoot: '/tmp/pincer-ssh-e2e' }) } }] : []),
     ],
-    agents: { list: [{ id: 'main', workspace, sandbox: { mode: 'all', backend } }] },
+    agents: { list: [{ id: 'main', workspace, sandbox: { mode: 'all', backend, workspaceAccess: 'rw' } }] },
   };
 }
 
