@@ -59,10 +59,9 @@ export function agentWorkspaceDir(config: PincerConfig, agentId: string, cwd: st
 
 /**
  * The docker backend's resolved config for an agent (or the defaults): plugin settings as the
- * global layer, the merged agent sandbox as the agent layer. `workspaceAccess` defaults to
- * `rw` here because that is what the kernel's run shape (kernel/assembly/run-shape.ts) sends
- * the backend when the config omits it; if that default changes, change it here too, or
- * `list` reports every such container as running an older config.
+ * global layer, the merged agent sandbox as the agent layer. An unset `workspaceAccess` is
+ * passed on unset, exactly as the kernel's run shape (kernel/assembly/run-shape.ts) does, so
+ * the backend applies its own default and `list` compares like with like.
  */
 export function dockerConfig(config: PincerConfig, agentId?: string): ResolvedSandboxConfig {
   const global = (pluginSettings(config, 'sandbox-docker') ?? {}) as SandboxSettings;
@@ -70,7 +69,7 @@ export function dockerConfig(config: PincerConfig, agentId?: string): ResolvedSa
   try {
     return resolveSandboxConfig(global, {
       scope: sandbox.scope,
-      workspaceAccess: sandbox.workspaceAccess ?? 'rw',
+      ...(sandbox.workspaceAccess ? { workspaceAccess: sandbox.workspaceAccess } : {}),
       ...(sandbox.docker ? { docker: sandbox.docker as SandboxSettings['docker'] } : {}),
     });
   } catch (cause) {
