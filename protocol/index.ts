@@ -115,3 +115,12 @@ export { NdjsonMessageReader } from './transport/reader.js';
 export { NdjsonMessageWriter } from './transport/writer.js';
 export { createLinkedPair, createStreamTransport } from './transport/linked-pair.js';
 export type { MessageTransport } from './transport/linked-pair.js';
+
+// The core vocabulary (tool ids, groups, profiles, aliases, message actions): data both sides read.
+export {
+  REFERENCE_RELEASE, CORE_TOOL_SECTIONS, CORE_TOOL_DEFINITIONS, TOOL_NAME_ALIASES, CHANNEL_MESSAGE_ACTION_NAMES,
+  SANDBOX_DEFAULT_TOOL_ALLOW, SANDBOX_DEFAULT_TOOL_DENY, CORE_GROUP, CORE_GROUP_REFERENCE_ALIAS, PLUGINS_GROUP,
+  BUNDLE_MCP_PLUGIN_ID, TOOL_PROFILE_IDS, CORE_TOOL_GROUPS, CORE_TOOL_PROFILES, isKnownCoreToolId, resolveCoreToolProfilePolicy,
+  listCoreToolSections,
+} from './vocabulary/index.js';
+export type { CoreToolDefinition, ToolProfileId } from './vocabulary/index.js';

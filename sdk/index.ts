@@ -7,10 +7,10 @@
  * - the in-memory test harness lives at `pincer/sdk/testing`.
  */
 export {
-  definePlugin, defineTool, serve, bindPlugin, CancelledError, PluginError, WorkspaceError,
+  definePlugin, defineTool, serve, bindPlugin, pluginContributions, pluginManifest, CancelledError, PluginError, WorkspaceError,
 } from './plugin-api.js';
 export type {
-  BindOptions, PluginRuntime, HandlerContext, HookDefinition, PluginDefinition, PluginHooks, PluginLogger,
+  PluginManifestFile, BindOptions, PluginRuntime, HandlerContext, HookDefinition, PluginDefinition, PluginHooks, PluginLogger,
   SandboxBackendDefinition, SandboxOperations, SkillSourceDefinition, ToolContext, ToolDefinition, ToolReturn,
 } from './plugin-api.js';
 
@@ -37,3 +37,17 @@ export {
 export type {
   ToolPolicyLike, ToolNameMatcher, PluginToolGroups, ToolMetaResolver, ToolsAllowOptions, SandboxBindSpecParts, PolicyInputErrorCode,
 } from './policy/index.js';
+
+// For sandbox backend authors: host-side path admission (seed 003 path mappings) and guarded I/O.
+export {
+  mapWorkspacePath, resolvePathMapping, PathGuard, HostFsBridge, readBounded, writeFileAtomic, readDirectoryEntries,
+  explainWorkspaceError, workspaceErrorCodeOf, DEFAULT_MAX_READ_BYTES,
+} from './fs-bridge/index.js';
+export type { PathMapping, MappedPath, HostFsBridgeOptions } from './fs-bridge/index.js';
+
+// For sandbox backend authors: security validation, config hashing, naming, mounts, the in-sandbox path guard.
+export {
+  SandboxError, validateSandboxSecurity, computeSandboxConfigHash, buildSandboxContainerName, resolveSandboxMounts,
+  resolveSandboxDockerUser, buildDockerCreateParams, SandboxPathGuard, ShellWorkspace, defineWorkspaceBackend,
+} from './sandbox/index.js';
+export type { SandboxErrorCode, SandboxMount, WorkspaceBackendSpec, ShellWorkspaceOptions } from './sandbox/index.js';
