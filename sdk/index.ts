@@ -38,6 +38,9 @@ export type {
   ToolPolicyLike, ToolNameMatcher, PluginToolGroups, ToolMetaResolver, ToolsAllowOptions, SandboxBindSpecParts, PolicyInputErrorCode,
 } from './policy/index.js';
 
+// Result builders every tool family uses: one wording of success and refusal.
+export { okResult, errorResult, workspaceErrorResult } from './tool-results.js';
+
 // For sandbox backend authors: host-side path admission (seed 003 path mappings) and guarded I/O.
 export {
   mapWorkspacePath, resolvePathMapping, PathGuard, HostFsBridge, readBounded, writeFileAtomic, readDirectoryEntries,

@@ -18,7 +18,7 @@ const SURFACES: Record<string, string[]> = {
     'isToolAllowedByPolicies', 'isToolAllowedByPolicyName', 'mapWorkspacePath', 'normalizeToolList', 'normalizeToolPolicyName',
     'pluginContributions', 'pluginManifest', 'readBounded', 'readDirectoryEntries', 'readToolAllowlistIntersection', 'resolvePathMapping',
     'resolveSandboxDockerUser', 'resolveSandboxMounts', 'serve', 'splitSandboxBindSpec', 'toolPolicy', 'validateSandboxSecurity',
-    'workspaceErrorCodeOf', 'writeFileAtomic',
+    'workspaceErrorCodeOf', 'writeFileAtomic', 'okResult', 'errorResult', 'workspaceErrorResult',
   ],
 };
 

@@ -1,6 +1,9 @@
 import type { ToolInvokeResult } from '../../../../protocol/index.js';
 import type { ToolContext } from '../../../../sdk/plugin-api.js';
-import { explainWorkspaceError } from '../../../../sdk/fs-bridge/index.js';
+import { errorResult as fail, workspaceErrorResult as failFromError } from '../../../../sdk/tool-results.js';
+
+// Shared with every tool family: one wording of success and refusal across plugins.
+export { okResult as ok, errorResult as fail, workspaceErrorResult as failFromError } from '../../../../sdk/tool-results.js';
 
 /** What a handler needs; tests pass an in-process workspace, the SDK passes the full ToolContext. */
 export type FsToolContext = Pick<ToolContext, 'workspace' | 'signal'> & Partial<Pick<ToolContext, 'progress'>>;
@@ -14,26 +17,6 @@ export type FsToolErrorCode =
   | 'INVALID_ARGUMENT'
   | 'PATCH_PARSE_ERROR'
   | 'PATCH_CONFLICT';
-
-export function ok(text: string, details: Record<string, unknown>): ToolInvokeResult {
-  return { content: [{ type: 'text', text }], details };
-}
-
-/** A refusal the model can act on: code and message, a hint, and the same data in details. */
-export function fail(code: string, message: string, hint: string | undefined, details: Record<string, unknown> = {}): ToolInvokeResult {
-  const text = hint === undefined ? `Error [${code}]: ${message}` : `Error [${code}]: ${message}\nHint: ${hint}`;
-  return { content: [{ type: 'text', text }], details: { ...details, error: { code, message, ...(hint ? { hint } : {}) } }, isError: true };
-}
-
-/**
- * Turn a thrown workspace error into an explained result; anything else (a bug,
- * a cancellation) is rethrown so the SDK reports it as a failed call.
- */
-export function failFromError(error: unknown, details: Record<string, unknown> = {}): ToolInvokeResult {
-  const explained = explainWorkspaceError(error);
-  if (explained === undefined) throw error;
-  return fail(explained.code, explained.message, explained.hint, { ...details, ...(explained.path ? { path: explained.path } : {}) });
-}
 
 export class FsToolError extends Error {
   override readonly name = 'FsToolError';
