@@ -29,16 +29,8 @@ export interface RunContext {
   toolsAllow?: readonly string[];
 }
 
-export type ToolContent =
-  | { type: 'text'; text: string }
-  | { type: 'image'; data: string; mimeType: string }
-  | { type: 'json'; json: unknown };
-
-export interface ToolResult {
-  content: ToolContent[];
-  details?: Record<string, unknown>;
-  isError?: boolean;
-}
+// Result shapes are the kernel's own; only the kernel-facing surface below is narrowed.
+export type { ToolContent, ToolResult } from '../kernel/index.js';
 
 export interface ToolDefinition {
   name: string;
@@ -47,19 +39,8 @@ export interface ToolDefinition {
   pluginId?: string;
 }
 
-export interface PolicyRemoval {
-  tool: string;
-  layer: string;
-  label: string;
-  ruleKind: 'allow' | 'deny';
-  matchedRules: readonly string[];
-  configKey?: string;
-}
-
-export type ToolExplanation =
-  | { tool: string; present: true; layersPassed: readonly string[] }
-  | { tool: string; present: false; removal: PolicyRemoval }
-  | { tool: string; present: false; unknown: true };
+export type { PolicyRemoval, ToolExplanation } from '../kernel/index.js';
+import type { PolicyRemoval, ToolExplanation, ToolResult } from '../kernel/index.js';
 
 export interface ToolSet {
   readonly tools: readonly ToolDefinition[];
