@@ -1,4 +1,4 @@
-import { ResponseError } from 'vscode-jsonrpc';
+import { ErrorCodes, ResponseError } from 'vscode-jsonrpc';
 import { ProtocolErrorCodes, type ProtocolErrorData } from '../../protocol/index.js';
 
 /** Codes of errors the plugin host raises locally (never sent on the wire). */
@@ -66,6 +66,9 @@ const BY_PROTOCOL_CODE: Record<number, KernelErrorCode> = {
   [ProtocolErrorCodes.ToolNotFound]: 'TOOL_NOT_FOUND',
   [ProtocolErrorCodes.RequestCancelled]: 'CANCELLED',
   [ProtocolErrorCodes.DeadlineExceeded]: 'PLUGIN_TIMEOUT',
+  // vscode-jsonrpc rejects pending requests this way when the pipe closes: the plugin is gone.
+  [ErrorCodes.PendingResponseRejected]: 'PLUGIN_CRASHED',
+  [ErrorCodes.ConnectionInactive]: 'PLUGIN_CRASHED',
 };
 
 /** Maps whatever a request rejected with to a KernelError naming the plugin. */

@@ -141,6 +141,12 @@ export class ManagedPlugin {
       this.setState('ready');
     } catch (cause) {
       const error = toKernelError(cause, config.id, 'start');
+      // The pipe closed under the handshake: the process is dying. Its exit handler records the
+      // crash with the real exit status and decides restart or failed (never "permanent").
+      if (error.code === 'PLUGIN_CRASHED') {
+        await proc.exited;
+        throw error;
+      }
       // Stopped meanwhile, or the exit handler already recorded this crash: nothing more to do.
       if (this.state !== 'starting' || this.closed) throw error;
       if (PERMANENT_START_ERRORS.has(error.code) && !error.retryable) {
