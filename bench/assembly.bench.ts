@@ -3,13 +3,15 @@
  * - assembly of a realistic run: 60 tools from 8 lazy plugins (contributions from static
  *   manifests, so nothing is spawned), every policy layer populated, warm and with a new
  *   run shape each time;
- * - a kernel-mediated call (gate without hooks + RPC) vs the same bare request.
+ * - a kernel-mediated call (gate without hooks + RPC) vs the same bare request;
+ * - `read` of a small file through kernel → fs plugin → local backend plugin vs `fs.readFile`.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createKernel, type PincerConfig } from '../kernel/index.js';
+import { createKernel, defaultConfig, type PincerConfig } from '../kernel/index.js';
 import { CORE_TOOL_DEFINITIONS } from '../protocol/vocabulary/index.js';
 import { ECHO_PLUGIN, PLAIN_PLUGIN, startBareChild } from './lib/bare-rpc.js';
 import { measure, printTable, ratio } from './lib/measure.js';
@@ -53,13 +55,22 @@ export async function runAssemblyBench() {
   await echoKernel.start();
   const echoTools = echoKernel.assembleTools();
   const bare = await startBareChild();
+  const workspace = mkdtempSync(path.join(tmpdir(), 'pincer-bench-ws-'));
+  writeFileSync(path.join(workspace, 'small.txt'), 'hello pincer\n'.repeat(40));
+  const fsKernel = createKernel(defaultConfig({ cwd: workspace }), { logger: quiet });
+  await fsKernel.start();
+  const fsTools = fsKernel.assembleTools();
+  await fsTools.execute('read', { path: 'small.txt' }); // start the lazy plugins outside the measurement
 
   const r = await measure({
     'bare JSON-RPC round trip': () => bare.call(),
     'assembly, warm (60 tools, 8 plugins, 11 layers)': () => kernel.assembleTools(fullRun),
     'assembly, new run shape each time': () => kernel.assembleTools({ ...fullRun, sender: { id: `u${n++}` } }),
     'kernel-mediated call (gate, no hooks)': () => echoTools.execute('echo', { a: 1 }),
+    'fs.readFile of a small file': () => readFile(path.join(workspace, 'small.txt'), 'utf8'),
+    'read tool: kernel → fs plugin → local backend': () => fsTools.execute('read', { path: 'small.txt' }),
   });
+  await fsKernel.stop();
   bare.close();
   await echoKernel.stop();
   await kernel.stop();
@@ -72,6 +83,7 @@ export async function runAssemblyBench() {
       warmAssemblyVsRoundTrip: ratio(r['assembly, warm (60 tools, 8 plugins, 11 layers)'], r['bare JSON-RPC round trip']),
       newShapeAssemblyVsRoundTrip: ratio(r['assembly, new run shape each time'], r['bare JSON-RPC round trip']),
       kernelCallVsBareRpc: ratio(r['kernel-mediated call (gate, no hooks)'], r['bare JSON-RPC round trip']),
+      readToolVsReadFile: ratio(r['read tool: kernel → fs plugin → local backend'], r['fs.readFile of a small file']),
     },
   };
 }
