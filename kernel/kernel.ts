@@ -7,11 +7,12 @@ import { createDiagnosticsEmitter, type DiagnosticsEmitter } from './diagnostics
 import { createToolGate, type ApprovalSurface, type CallPathLogger, type KernelTool, type TrustedToolPolicy } from './gate/index.js';
 import { createPluginHost, defaultHostLogger, type HostLogger, type PluginHost, type PluginStatus } from './host/index.js';
 import { normalizeToolSchema } from './schema/index.js';
-import { createPolicyEngine, type RunContext } from './policy/index.js';
+import { createPolicyEngine, type RunContext, type ToolExplanation } from './policy/index.js';
+import { isKnownCoreToolId } from '../protocol/vocabulary/index.js';
 import type { PincerConfig } from './config/schema.js';
 import { collectHooks } from './assembly/hooks.js';
 import { pluginKernelTool } from './assembly/plugin-tool.js';
-import { resolveRun } from './assembly/run-shape.js';
+import { resolveRun, type ResolvedRun } from './assembly/run-shape.js';
 import { SurfaceCache } from './assembly/surface.js';
 import { createToolSet, type ToolSet } from './assembly/tool-set.js';
 import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
@@ -72,7 +73,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
       run,
       tools,
       removed: result.removals,
-      explain: result.explain,
+      explain: (name) => explainMissing(result.explain(name), run),
       warnings: result.warnings,
       effectiveAllowlist: result.effectiveAllowlist,
       logger,
@@ -91,6 +92,21 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
         });
       },
     });
+  }
+
+  /**
+   * For a name no enabled plugin provides, also say what the policy would do with it, so an
+   * operator learns whether enabling a plugin is enough. Runs the same layers on that one name.
+   */
+  function explainMissing(explanation: ToolExplanation, run: ResolvedRun): ToolExplanation {
+    if (explanation.present || !('unknown' in explanation)) return explanation;
+    const hypothetical = policy.evaluate([{ name: explanation.tool }], run, run.sandbox.sandboxed);
+    const verdict = hypothetical.explain(explanation.tool);
+    return {
+      ...explanation,
+      coreTool: isKnownCoreToolId(explanation.tool),
+      ...(!verdict.present && 'removal' in verdict ? { wouldBeRemovedBy: verdict.removal } : {}),
+    };
   }
 
   return {

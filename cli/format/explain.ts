@@ -39,8 +39,13 @@ export function formatExplanation(explanation: ToolExplanation, toolSet: ToolSet
   if ('unknown' in explanation) {
     const known = [...toolSet.tools.map((t) => t.name), ...toolSet.removed.map((r) => r.tool)];
     const guesses = suggestNames(explanation.tool, known);
+    const would = explanation.wouldBeRemovedBy;
+    const policyLine = would
+      ? `Enabling a plugin that provides it would not be enough: the ${c.bold(would.layer)} layer (${would.label}) would remove it by its ${would.ruleKind === 'deny' ? 'deny list' : 'allow list'}${would.configKey ? `; see ${would.configKey}` : ''}.`
+      : `The policy of this run would allow it: enable a plugin that provides it.`;
     return [
-      `${name} is ${c.yellow('unknown')}: no enabled plugin contributes a tool by that name.`,
+      `${name} is ${c.yellow('unknown')}: no enabled plugin contributes a tool by that name${explanation.coreTool ? ' (it is a core tool id)' : ''}.`,
+      policyLine,
       ...(guesses.length ? [`Did you mean: ${guesses.join(', ')}?`] : []),
       `Run 'pincer tools' for the tools of this run, or 'pincer plugins' for plugin health.`,
     ].join('\n');

@@ -57,4 +57,12 @@ export interface PolicyRemoval {
 export type ToolExplanation =
   | { tool: string; present: true; layersPassed: PolicyLayerId[] }
   | { tool: string; present: false; removal: PolicyRemoval }
-  | { tool: string; present: false; unknown: true };
+  | {
+      tool: string;
+      present: false;
+      unknown: true;
+      /** Whether the name is a core tool id (a plugin that provides it may simply not be enabled). */
+      coreTool?: boolean;
+      /** Had a plugin provided it, the layer that would still remove it; absent if policy would allow it. */
+      wouldBeRemovedBy?: PolicyRemoval;
+    };

@@ -71,3 +71,15 @@ describe('the embedded default: bundled fs and shell plugins on the local backen
     expect(tools.explain('bash')).toMatchObject({ tool: 'exec', present: false, removal: { configKey: 'tools.deny' } });
   });
 });
+
+describe('explaining a tool no enabled plugin provides', () => {
+  it('says whether the policy would still remove it, so enabling a plugin is or is not enough', () => {
+    const kernel = createKernel(defaultConfig({ cwd: tmpdir() }), { logger: () => undefined });
+    const tools = kernel.assembleTools();
+    expect(tools.explain('message')).toMatchObject({ present: false, unknown: true, coreTool: true, wouldBeRemovedBy: { layer: 'profile', ruleKind: 'allow' } });
+    const webSearch = tools.explain('web_search');
+    expect(webSearch).toMatchObject({ present: false, unknown: true, coreTool: true });
+    expect(webSearch).not.toHaveProperty('wouldBeRemovedBy');
+    expect(tools.explain('made_up')).toMatchObject({ unknown: true, coreTool: false });
+  });
+});
