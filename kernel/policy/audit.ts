@@ -29,7 +29,8 @@ export function createRemovalAuditor(step: PolicyStep, expandedDeny: readonly st
   let rawDeny: [string, ToolNameMatcher][] | undefined;
   let expanded: [string, ToolNameMatcher][] | undefined;
   let allowShown: string[] | undefined;
-  const label = sanitizeAuditField(step.label);
+  // A deny removal is labelled by the deny key (`tools.allow` → `tools.deny`), as the reference audits it.
+  const labels = { allow: sanitizeAuditField(step.label), deny: sanitizeAuditField(denyLabel(step.label)) };
   const memo = new Map<string, PolicyRemoval>();
   return (tool) => {
     const hit = memo.get(tool);
@@ -44,7 +45,7 @@ export function createRemovalAuditor(step: PolicyStep, expandedDeny: readonly st
       matchedRules = allowShown ??= Object.freeze(boundedNames(step.policy?.allow ?? []).names) as string[];
     }
     const ruleKind = denied ? 'deny' : 'allow';
-    const removal: PolicyRemoval = Object.freeze({ tool, layer: step.layer, label, ruleKind, matchedRules, configKey: step.configKeys?.[ruleKind] });
+    const removal: PolicyRemoval = Object.freeze({ tool, layer: step.layer, label: labels[ruleKind], ruleKind, matchedRules, configKey: step.configKeys?.[ruleKind] });
     memo.set(tool, removal);
     return removal;
   };
@@ -54,7 +55,7 @@ export function createRemovalAuditor(step: PolicyStep, expandedDeny: readonly st
 export function formatAuditLines(removals: readonly PolicyRemoval[]): string[] {
   const byRule = new Map<string, PolicyRemoval[]>();
   for (const removal of removals) {
-    const rule = removal.ruleKind === 'deny' ? denyLabel(removal.label) : removal.label;
+    const rule = removal.label;
     byRule.set(rule, [...(byRule.get(rule) ?? []), removal]);
   }
   return [...byRule].map(([rule, list]) => {

@@ -47,7 +47,7 @@ describe('the policy pipeline', () => {
     const result = run(config, { provider: 'openai', model: 'GPT-X', groupId: 'g1', sender: { id: 'u1' } });
     const removedBy = Object.fromEntries(result.removals.map((r) => [r.tool, r.layer]));
     expect(removedBy).toEqual({ browser: 'globalProvider', ls: 'agent', process: 'agentProvider', edit: 'group', write: 'sender' });
-    expect(result.explain('ls')).toMatchObject({ removal: { label: 'agents.main.tools.allow', configKey: 'agents.main.tools.deny' } });
+    expect(result.explain('ls')).toMatchObject({ removal: { label: 'agents.main.tools.deny', configKey: 'agents.main.tools.deny' } });
   });
 
   it('expands plugin ids case-insensitively and group:plugins in allow and deny', () => {
