@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { constants, lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkspaceDirEntry, WorkspaceStat } from '../../protocol/v1/workspace-types.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -71,9 +71,9 @@ export class HostFsBridge {
   async stat(input: string, options: { expectedPolicyPath?: string } = {}): Promise<WorkspaceStat> {
     const guarded = await this.guard.admit(input);
     try {
-      const stat = await fs.stat(guarded.hostPath);
+      const stat = statSync(guarded.hostPath); // metadata: synchronous, see canonical.ts
       if (options.expectedPolicyPath !== undefined) {
-        const policy = await this.guard.admit(options.expectedPolicyPath).then((p) => fs.stat(p.hostPath)).catch(() => null);
+        const policy = await this.guard.admit(options.expectedPolicyPath).then((p) => statSync(p.hostPath)).catch(() => null);
         if (policy === null || policy.dev !== stat.dev || policy.ino !== stat.ino) {
           throw new WorkspaceError('POLICY_PATH_MISMATCH', `The policy path ${options.expectedPolicyPath} no longer names ${input}`, { path: options.expectedPolicyPath });
         }
@@ -135,7 +135,7 @@ export class HostFsBridge {
     const guarded = await this.guard.admit(input, { write: true, keepFinalSymlink: true });
     try {
       await this.guard.recheck(guarded);
-      const stat = await fs.lstat(guarded.hostPath);
+      const stat = lstatSync(guarded.hostPath);
       if (stat.isDirectory() && options.recursive !== true) {
         throw new WorkspaceError('NOT_A_FILE', `${input} is a directory; pass recursive: true to remove it`, { path: input });
       }
@@ -160,7 +160,7 @@ export class HostFsBridge {
   async #isSymlink(input: string): Promise<boolean> {
     try {
       const guarded = await this.guard.admit(input, { keepFinalSymlink: true });
-      return (await fs.lstat(guarded.hostPath)).isSymbolicLink();
+      return lstatSync(guarded.hostPath).isSymbolicLink();
     } catch {
       return false; // a mount root is never reported as a link
     }

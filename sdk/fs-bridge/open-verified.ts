@@ -1,5 +1,5 @@
 import fs, { type FileHandle } from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { constants, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { WorkspaceError, toWorkspaceError } from './errors.js';
 import type { GuardedPath, PathGuard } from './path-guard.js';
 
@@ -10,7 +10,7 @@ import type { GuardedPath, PathGuard } from './path-guard.js';
  */
 async function realPathOfFd(handle: FileHandle): Promise<string | null> {
   try {
-    return await fs.readlink(`/proc/self/fd/${handle.fd}`);
+    return readlinkSync(`/proc/self/fd/${handle.fd}`); // metadata: synchronous, see canonical.ts
   } catch {
     return null;
   }
@@ -38,7 +38,9 @@ export async function openVerified(guard: PathGuard, guarded: GuardedPath, flags
     if (real !== null) {
       if (real !== guarded.hostPath || (await guard.mountOfHostPath(real)) === null) throw swapped(guarded);
     } else {
-      const [opened, named, realNow] = await Promise.all([handle.stat(), fs.stat(guarded.hostPath), fs.realpath(guarded.hostPath)]);
+      const opened = await handle.stat();
+      const named = statSync(guarded.hostPath);
+      const realNow = realpathSync.native(guarded.hostPath);
       if (!sameFile(opened, named) || realNow !== guarded.hostPath) throw swapped(guarded);
     }
     return handle;
@@ -63,7 +65,7 @@ export async function assertPolicyPathNamesTarget(guard: PathGuard, expectedPoli
   let policy;
   try {
     const admitted = await guard.admit(expectedPolicyPath);
-    policy = await fs.stat(admitted.hostPath);
+    policy = statSync(admitted.hostPath);
   } catch (error) {
     throw mismatch(error);
   }

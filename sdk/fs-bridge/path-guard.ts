@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalizeHostPath } from './canonical.js';
 import { WorkspaceError, toWorkspaceError } from './errors.js';
@@ -120,7 +120,12 @@ export class PathGuard {
     const parent = await canonicalizeHostPath(path.dirname(hostPath));
     const canonical = path.join(parent.canonical, path.basename(hostPath));
     // lstat: the final component is the thing itself, even when it is a symlink.
-    const exists = await fs.lstat(canonical).then(() => true, () => false);
+    let exists = true;
+    try {
+      lstatSync(canonical); // synchronous: a metadata look-up, see canonical.ts
+    } catch {
+      exists = false;
+    }
     return { canonical, exists };
   }
 }
