@@ -6,7 +6,7 @@ import { discoverConfig, loadDiscoveredConfig, type ConfigSource } from './confi
 import { err, type CliContext } from './context.js';
 import { CliError, toCliError } from './errors.js';
 import { startProgress } from './format/progress.js';
-import type { Kernel, PluginStatus } from './kernel.js';
+import type { Kernel, PluginStatus, RunContext, ToolSet } from './kernel.js';
 import { createStderrLogger } from './logger.js';
 
 export interface KernelSession {
@@ -65,4 +65,13 @@ export function describeStart(plugins: PluginStatus[]): string {
   return starting.length
     ? `starting plugins: ${starting.join(', ')} (${ready}/${plugins.length} ready)`
     : `starting plugins (${ready}/${plugins.length} ready)`;
+}
+
+/** Assemble a run's tools; a kernel refusal (bad run context, say) becomes a KERNEL CLI error. */
+export function assembleOrFail(kernel: Kernel, run: RunContext): ToolSet {
+  try {
+    return kernel.assembleTools(run);
+  } catch (cause) {
+    throw toCliError(cause, 'KERNEL');
+  }
 }

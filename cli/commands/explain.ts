@@ -2,10 +2,9 @@
 import { RUN_FLAGS_HELP, RUN_OPTIONS, expectPositionals, parseFlags, runContextFrom } from '../args.js';
 import { describeSource } from '../config-source.js';
 import { out, outJson, type Command } from '../context.js';
-import { toCliError } from '../errors.js';
 import { formatExplanation } from '../format/explain.js';
 import { describeRun } from '../format/tools-report.js';
-import { withKernel } from '../kernel-session.js';
+import { assembleOrFail, withKernel } from '../kernel-session.js';
 
 export const explainCommand: Command = {
   name: 'explain',
@@ -31,12 +30,7 @@ Examples:
     const toolName = positionals[0];
     const run = runContextFrom(values);
     return withKernel(ctx, { configFlag: values.config }, async ({ kernel, source }) => {
-      let toolSet;
-      try {
-        toolSet = kernel.assembleTools(run);
-      } catch (cause) {
-        throw toCliError(cause, 'KERNEL');
-      }
+      const toolSet = assembleOrFail(kernel, run);
       const explanation = toolSet.explain(toolName);
       if (values.json) outJson(ctx, { config: describeSource(source), run, ...explanation });
       else out(ctx, formatExplanation(explanation, toolSet, describeRun(run, toolSet), ctx.colors));

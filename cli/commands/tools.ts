@@ -2,9 +2,8 @@
 import { RUN_FLAGS_HELP, RUN_OPTIONS, expectPositionals, parseFlags, runContextFrom } from '../args.js';
 import { describeSource } from '../config-source.js';
 import { out, outJson, terminalWidth, type Command } from '../context.js';
-import { toCliError } from '../errors.js';
 import { formatToolsReport, toolsReportJson } from '../format/tools-report.js';
-import { withKernel } from '../kernel-session.js';
+import { assembleOrFail, withKernel } from '../kernel-session.js';
 
 export const toolsCommand: Command = {
   name: 'tools',
@@ -27,12 +26,7 @@ Examples:
     expectPositionals('tools', positionals, 0, 0, 'no arguments');
     const run = runContextFrom(values);
     return withKernel(ctx, { configFlag: values.config }, async ({ kernel, source }) => {
-      let toolSet;
-      try {
-        toolSet = kernel.assembleTools(run);
-      } catch (cause) {
-        throw toCliError(cause, 'KERNEL');
-      }
+      const toolSet = assembleOrFail(kernel, run);
       if (values.json) outJson(ctx, toolsReportJson(run, toolSet, describeSource(source)));
       else out(ctx, formatToolsReport(run, toolSet, { colors: ctx.colors, width: terminalWidth(ctx), configSource: describeSource(source) }));
       return 0;
