@@ -10,6 +10,7 @@
 export { createKernel } from './kernel.js';
 export type { Kernel, KernelOptions } from './kernel.js';
 export type { ToolSet, ToolDescriptor, ExecuteOptions } from './assembly/tool-set.js';
+export { RunContextError } from './assembly/errors.js';
 
 // Config
 export { loadConfig, discoverConfigPath, DEFAULT_CONFIG_FILE } from './config/load.js';

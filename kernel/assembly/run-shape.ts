@@ -7,6 +7,7 @@ import type { AgentConfig, PincerConfig, SandboxConfig, SandboxMode } from '../c
 import { isSessionSandboxed, resolveMainSessionKey } from '../policy/index.js';
 import type { RunContext } from '../policy/index.js';
 import type { SessionPlacement } from '../workspace/router.js';
+import { RunContextError } from './errors.js';
 
 export interface ResolvedRun extends RunContext {
   agentId: string;
@@ -30,7 +31,12 @@ function mergedSandbox(config: PincerConfig, agent: AgentConfig | undefined): Sa
 
 export function resolveRun(config: PincerConfig, run: RunContext, cwd: string): ResolvedRun {
   const agentId = (run.agentId ?? defaultAgentId(config)).trim();
-  const agent = config.agents?.list?.find((entry) => entry.id === agentId);
+  const list = config.agents?.list ?? [];
+  const agent = list.find((entry) => entry.id === agentId);
+  // A misspelt agent must not silently get the defaults' (possibly wider) tool set.
+  if (!agent && list.length > 0) {
+    throw new RunContextError('UNKNOWN_AGENT', `no agent "${agentId}" in agents.list (configured: ${list.map((entry) => entry.id).join(', ')})`);
+  }
   const sessionCtx = { agentId, mainKey: config.session?.mainKey, scope: config.session?.scope };
   const sessionKey = run.sessionKey?.trim() || resolveMainSessionKey(sessionCtx);
   const sandbox = mergedSandbox(config, agent);

@@ -76,6 +76,10 @@ describe('the kernel end to end, with real plugin processes', () => {
     expect(String(result.details?.error)).toMatch(/sandbox-docker.*agents\.ops\.sandbox\.mode to "off"/);
   });
 
+  it('refuses a run for an agent the config does not list, naming the configured ones', () => {
+    expect(() => kernel.assembleTools({ agentId: 'mian' })).toThrow(/no agent "mian" in agents.list \(configured: main, ops\)/);
+  });
+
   it('emits diagnostics without raw params', async () => {
     const events: { type: string }[] = [];
     const off = kernel.diagnostics.on('*', (event) => events.push(event as never));

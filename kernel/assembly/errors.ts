@@ -1,0 +1,10 @@
+/** A run context the config cannot serve, named with what is known instead. */
+export class RunContextError extends Error {
+  override readonly name = 'RunContextError';
+  constructor(
+    readonly code: 'UNKNOWN_AGENT',
+    message: string,
+  ) {
+    super(message);
+  }
+}
