@@ -17,9 +17,9 @@ export const PluginTimeoutsSchema = z.object({
 });
 export type PluginTimeouts = z.output<typeof PluginTimeoutsSchema>;
 
-/** One configured plugin. Exactly one of `command` and `module`. */
+/** One configured plugin. Exactly one of `command` and `module`. Unknown keys are errors (a typo must not be ignored). */
 export const PluginConfigSchema = z
-  .object({
+  .strictObject({
     id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'plugin ids are letters, digits, ".", "_" and "-"'),
     /** argv of the plugin process, e.g. ["python3", "plugin.py"]. */
     command: z.array(z.string().min(1)).min(1).optional(),

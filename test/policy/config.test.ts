@@ -54,3 +54,11 @@ describe('config validation', () => {
     expect(error.issues[0].path).toBe('tools.profile');
   });
 });
+
+describe('plugin entries', () => {
+  it('reject a misspelt key instead of ignoring it', () => {
+    const result = checkConfig({ plugins: [{ id: 'fs', module: 'a.js', lazzy: true }] });
+    expect(result.ok).toBe(false);
+    expect(result.issues[0]).toMatchObject({ path: 'plugins[0]', message: expect.stringContaining('lazzy') });
+  });
+});
