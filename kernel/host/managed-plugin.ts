@@ -29,6 +29,15 @@ const EMPTY: Contributions = Object.freeze({ tools: [], sandboxBackends: [], ski
  * One supervised plugin: lazy → starting → ready, and on a crash restarting (with backoff) or
  * failed (after too many crashes in the window). Every call it carries settles.
  */
+/** Whether the process exits within `ms` (already exited counts). */
+function exitsWithin(proc: PluginProcess['proc'], ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([proc.exited.then(() => true), timeout]).finally(() => clearTimeout(timer));
+}
+
 export class ManagedPlugin {
   state: PluginLifecycleState;
   contributes: Contributions = EMPTY;
@@ -147,6 +156,10 @@ export class ManagedPlugin {
         await proc.exited;
         throw error;
       }
+      // A write to a pipe that just closed fails with a plain connection error, not a crash
+      // code. Unless the plugin gave a definite answer (a version refusal), give the exit event
+      // a moment: a process that dies now crashed during start and gets the restart policy.
+      if (error.code !== 'VERSION_MISMATCH' && (await exitsWithin(proc, 300))) throw error;
       // Stopped meanwhile, or the exit handler already recorded this crash: nothing more to do.
       if (this.state !== 'starting' || this.closed) throw error;
       if (PERMANENT_START_ERRORS.has(error.code) && !error.retryable) {
