@@ -5,35 +5,18 @@
  * and the median of one bare JSON-RPC round trip (the yardstick for assembly).
  * Run: `npx tsc -p tsconfig.json && node dist/bench/host.bench.js`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
-import { createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node';
 import { createPluginHost } from '../kernel/host/index.js';
-import { Handshake, PLUGIN_COOKIE_ENV, PLUGIN_COOKIE_VALUE, ToolInvoke, createStreamTransport } from '../protocol/index.js';
+import { ECHO_PLUGIN, startBareChild } from './lib/bare-rpc.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const ECHO = path.resolve(here, '../test/fixtures/plugins/echo.js');
+const ECHO = ECHO_PLUGIN;
 const quiet = () => undefined;
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
-}
-
-/** A child running the echo fixture, driven by a bare vscode-jsonrpc connection (no host). */
-async function bareChild(): Promise<{ conn: MessageConnection; child: ChildProcess }> {
-  const child = spawn(process.execPath, [ECHO], {
-    stdio: ['pipe', 'ignore', 'ignore', 'pipe'],
-    env: { PATH: process.env.PATH, [PLUGIN_COOKIE_ENV]: PLUGIN_COOKIE_VALUE, PINCER_PLUGIN_ID: 'echo' },
-  });
-  const pipe = child.stdio[3] as unknown as NodeJS.ReadWriteStream & import('node:stream').Duplex;
-  const t = createStreamTransport(pipe, pipe, { peer: 'bench child' });
-  const conn = createMessageConnection(t.reader, t.writer, { error: quiet, warn: quiet, info: quiet, log: quiet });
-  conn.listen();
-  await conn.sendRequest(Handshake.type, { protocolVersions: [1], kernel: { name: 'bench', version: '0' }, capabilities: {}, settings: {} });
-  return { conn, child };
 }
 
 async function timeMs(fn: () => Promise<unknown>): Promise<number> {
@@ -59,19 +42,18 @@ export async function runHostBench(options: { time?: number; coldRuns?: number; 
 
   const host = createPluginHost({ plugins: [{ id: 'echo', module: ECHO }], logger: quiet });
   await host.start();
-  const bare = await bareChild();
+  const bare = await startBareChild({ module: ECHO, id: 'echo' });
   const args = { a: 1 };
   const bench = new Bench({ name: 'plugin host', time: options.time ?? 1_000, warmup: true });
   bench
-    .add('bare vscode-jsonrpc round trip', async () => void (await bare.conn.sendRequest(ToolInvoke.type, { name: 'echo', arguments: args })))
+    .add('bare vscode-jsonrpc round trip', async () => void (await bare.call()))
     .add('host.invokeTool round trip', async () => void (await host.invokeTool('echo', 'echo', args)));
   await bench.run();
   const p50 = (name: string): number => ((bench.tasks.find((t) => t.name === name)?.result as { latency?: { p50?: number } })?.latency?.p50 ?? NaN) * 1000;
   const bareUs = p50('bare vscode-jsonrpc round trip');
   const hostUs = p50('host.invokeTool round trip');
   await host.stop();
-  bare.conn.dispose();
-  bare.child.kill('SIGKILL');
+  bare.close();
 
   const n = options.plugins ?? 4;
   const many = createPluginHost({ plugins: Array.from({ length: n }, (_, i) => ({ id: `echo${i}`, module: ECHO })), logger: quiet });

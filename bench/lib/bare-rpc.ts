@@ -20,10 +20,11 @@ export interface BareChild {
   close(): void;
 }
 
-export async function startBareChild(): Promise<BareChild> {
-  const child: ChildProcess = spawn(process.execPath, [PLAIN_PLUGIN], {
+/** Default: the hook-free `plain` fixture; pass `ECHO_PLUGIN` to mirror a host running `echo`. */
+export async function startBareChild(plugin: { module: string; id: string } = { module: PLAIN_PLUGIN, id: 'plain' }): Promise<BareChild> {
+  const child: ChildProcess = spawn(process.execPath, [plugin.module], {
     stdio: ['pipe', 'ignore', 'ignore', 'pipe'],
-    env: { PATH: process.env.PATH, [PLUGIN_COOKIE_ENV]: PLUGIN_COOKIE_VALUE, PINCER_PLUGIN_ID: 'plain' },
+    env: { PATH: process.env.PATH, [PLUGIN_COOKIE_ENV]: PLUGIN_COOKIE_VALUE, PINCER_PLUGIN_ID: plugin.id },
   });
   const pipe = child.stdio[3] as unknown as Duplex;
   const transport = createStreamTransport(pipe, pipe, { peer: 'bench child' });
