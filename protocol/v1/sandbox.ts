@@ -18,6 +18,12 @@ export const SandboxPrepareParams = z.object({
   /** Host directory to mount as the workspace, if any. */
   workspaceDir: z.string().optional(),
   readOnly: z.boolean().optional(),
+  /**
+   * Workspace-relative POSIX paths (e.g. `.git`, `.pincer`, `pincer.config.json`) that no
+   * mutating operation may touch, at or below them, judged after canonical resolution
+   * (a symlink to a protected path is protected). Refused with PROTECTED_PATH. @since 1
+   */
+  protectedPaths: z.array(z.string().min(1)).optional(),
   /** Backend-specific creation parameters (validated by the backend). */
   config: z.record(z.string(), z.unknown()).optional(),
 });

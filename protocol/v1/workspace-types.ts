@@ -17,6 +17,16 @@ export interface WorkspaceStat {
   isSymbolicLink: boolean;
   size: number;
   mtimeMs: number;
+  /** Permission bits (`mode & 0o7777`), when the backend knows them. @since 1 */
+  mode?: number;
+  /** Hard-link count of the target, when the backend knows it. @since 1 */
+  nlink?: number;
+  /**
+   * Opaque content version of a regular file (identity, size and change times): equal
+   * versions mean the file was not replaced or modified in between. Pass it back as
+   * `WorkspaceWriteOptions.expectVersion` to refuse a write over a concurrent change. @since 1
+   */
+  version?: string;
 }
 
 /** One directory entry. Unknown types are neither file nor directory; never guessed. */
@@ -41,6 +51,8 @@ export interface WorkspaceReadResult {
   content: string;
   encoding: 'utf8' | 'base64';
   size: number;
+  /** Content version of the file as read (taken from the opened descriptor); see WorkspaceStat.version. @since 1 */
+  version?: string;
 }
 
 export interface WorkspaceWriteOptions {
@@ -49,6 +61,14 @@ export interface WorkspaceWriteOptions {
   mkdirs?: boolean;
   /** Append instead of replacing (still atomic for the whole file). */
   append?: boolean;
+  /**
+   * Replace the file only if its current version (WorkspaceStat.version) still equals this,
+   * checked immediately before the atomic replace; otherwise fail with CONFLICT and write
+   * nothing. @since 1
+   */
+  expectVersion?: string;
+  /** Create the file only if nothing exists at the path; otherwise fail with CONFLICT. @since 1 */
+  createOnly?: boolean;
 }
 
 export interface WorkspaceExecOptions {
@@ -95,5 +115,11 @@ export const WORKSPACE_ERROR_CODES = [
   'EXEC_NOT_FOUND',
   'EXEC_TIMEOUT',
   'IO_ERROR',
+  /** A mutating operation named a protected path (the loaded config, `.pincer/`, `.git/`, ...). */
+  'PROTECTED_PATH',
+  /** The file changed since the version the caller read (`expectVersion`), or exists (`createOnly`). */
+  'CONFLICT',
+  /** A regular file with more than one hard link; reading or writing it could reach outside the mount. */
+  'HARD_LINKED',
 ] as const;
 export type WorkspaceErrorCode = (typeof WORKSPACE_ERROR_CODES)[number];

@@ -16,6 +16,9 @@ export const WorkspaceStatSchema = z.object({
   isSymbolicLink: z.boolean(),
   size: z.number(),
   mtimeMs: z.number(),
+  mode: z.number().int().optional(),
+  nlink: z.number().int().optional(),
+  version: z.string().optional(),
 });
 /** @since 1 */
 export const WorkspaceDirEntrySchema = z.object({
@@ -33,9 +36,15 @@ export const WorkspaceReadOptionsSchema = z.object({
   expectedPolicyPath: z.string().optional(),
 });
 /** @since 1 */
-export const WorkspaceReadResultSchema = z.object({ path: z.string(), content: z.string(), encoding: Encoding, size: z.number() });
+export const WorkspaceReadResultSchema = z.object({ path: z.string(), content: z.string(), encoding: Encoding, size: z.number(), version: z.string().optional() });
 /** @since 1 */
-export const WorkspaceWriteOptionsSchema = z.object({ encoding: Encoding.optional(), mkdirs: z.boolean().optional(), append: z.boolean().optional() });
+export const WorkspaceWriteOptionsSchema = z.object({
+  encoding: Encoding.optional(),
+  mkdirs: z.boolean().optional(),
+  append: z.boolean().optional(),
+  expectVersion: z.string().optional(),
+  createOnly: z.boolean().optional(),
+});
 /** @since 1 */
 export const WorkspaceExecOptionsSchema = z.object({
   cwd: z.string().optional(),

@@ -14,6 +14,10 @@ export const WORKSPACE_ERROR_HINTS: Readonly<Record<WorkspaceErrorCode, string>>
   EXEC_NOT_FOUND: 'The command was not found. Check its spelling, or whether it is installed (`command -v NAME`).',
   EXEC_TIMEOUT: 'The command ran out of time and was killed with its whole process group. Raise the timeout or run it in the background.',
   IO_ERROR: 'The operation failed in the file system; the message says why.',
+  // Deliberately no advice on how to lift the protection: the model must not be coached to edit its own fences.
+  PROTECTED_PATH: 'This path is protected and cannot be changed by tools. Leave it as it is and continue with other files.',
+  CONFLICT: 'The file changed since it was read (another process wrote it). Read it again and redo the change on the current content.',
+  HARD_LINKED: 'The file has more than one hard link, so it may be shared with a file outside the workspace; tools do not read or write such files.',
 };
 
 export interface ExplainedWorkspaceError {

@@ -10,7 +10,7 @@ import {
   resolveCoreToolProfilePolicy,
 } from '../../protocol/vocabulary/index.js';
 
-const reference = JSON.parse(readFileSync(new URL('../../../shared/reference/catalog.json', import.meta.url), 'utf8'));
+const reference = JSON.parse(readFileSync(new URL('../fixtures/reference/catalog.json', import.meta.url), 'utf8'));
 
 describe('the core vocabulary', () => {
   it('derives every reference group with the same members in the same order', () => {
