@@ -69,6 +69,11 @@ export interface WorkspaceWriteOptions {
   expectVersion?: string;
   /** Create the file only if nothing exists at the path; otherwise fail with CONFLICT. @since 1 */
   createOnly?: boolean;
+  /**
+   * Permission bits for a file this write creates (an existing file always keeps its own
+   * mode and, where the backend may, its owner). Applied explicitly, not through the umask. @since 1
+   */
+  mode?: number;
 }
 
 export interface WorkspaceExecOptions {
@@ -121,5 +126,7 @@ export const WORKSPACE_ERROR_CODES = [
   'CONFLICT',
   /** A regular file with more than one hard link; reading or writing it could reach outside the mount. */
   'HARD_LINKED',
+  /** The sandbox's configuration failed the security validation (a dangerous bind, network, profile...). */
+  'SECURITY_VIOLATION',
 ] as const;
 export type WorkspaceErrorCode = (typeof WORKSPACE_ERROR_CODES)[number];

@@ -44,6 +44,7 @@ export const WorkspaceWriteOptionsSchema = z.object({
   append: z.boolean().optional(),
   expectVersion: z.string().optional(),
   createOnly: z.boolean().optional(),
+  mode: z.number().int().min(0).max(0o7777).optional(),
 });
 /** @since 1 */
 export const WorkspaceExecOptionsSchema = z.object({

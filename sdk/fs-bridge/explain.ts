@@ -17,6 +17,7 @@ export const WORKSPACE_ERROR_HINTS: Readonly<Record<WorkspaceErrorCode, string>>
   // Deliberately no advice on how to lift the protection: the model must not be coached to edit its own fences.
   PROTECTED_PATH: 'This path is protected and cannot be changed by tools. Leave it as it is and continue with other files.',
   CONFLICT: 'The file changed since it was read (another process wrote it). Read it again and redo the change on the current content.',
+  SECURITY_VIOLATION: 'The sandbox for this session was refused by its security validation. This is a configuration problem for the operator; tools cannot fix it.',
   HARD_LINKED: 'The file has more than one hard link, so it may be shared with a file outside the workspace; tools do not read or write such files.',
 };
 
