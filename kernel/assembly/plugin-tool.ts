@@ -22,12 +22,13 @@ export function pluginKernelTool(tool: SurfaceTool, parameters: Record<string, u
     pluginId: tool.servedBy,
     executionMode: contribution.executionMode,
     async execute(params, ctx): Promise<ToolResult> {
-      const end = router.beginCall(tool.servedBy, binding.sessionKey, binding.placement);
+      // The plugin sees its session's handle, never a bare key another agent could share.
+      const { session, end } = router.beginCall(tool.servedBy, binding.sessionKey, binding.placement);
       try {
         const result = await host.invokeTool(tool.servedBy, contribution.name, params, {
           signal: ctx.signal,
           onProgress: ctx.onProgress,
-          sessionKey: binding.sessionKey,
+          sessionKey: session,
           agentId: binding.agentId,
           toolCallId: ctx.toolCallId,
         });

@@ -1,17 +1,21 @@
 /**
  * Routes a tool plugin's workspace requests to the session's sandbox backend plugin.
  *
- * A plugin may address only sessions it has been called for: the router binds each tool
- * call to its session, so a plugin that only ever served sandboxed sessions cannot reach a
- * main session's host workspace by naming it. A session stays addressable after the call
- * returns, because background runs (`exec` with `background: true`) outlive their call; a
- * plugin that served a session could have kept whatever it wanted from it anyway.
+ * A session is one (agent, session key, placement), named by a handle (see
+ * session-handles.ts): a tool call's context carries its session's handle, and a plugin may
+ * address only handles it has been called for. So a plugin that served agent B cannot
+ * reach agent A's workspace under the same key, a plugin that only served sandboxed
+ * sessions cannot reach a host workspace, and a call in flight keeps its placement when
+ * another agent's call reuses the key. A session stays addressable after the call returns,
+ * because background runs (`exec` with `background: true`) outlive their call; a plugin
+ * that served a session could have kept whatever it wanted from it anyway.
  */
 import { SANDBOX_METHODS, SandboxPrepare } from '../../protocol/index.js';
 import { WORKSPACE_ERROR_CODES, type WorkspaceErrorCode, type WorkspaceOperation } from '../../protocol/index.js';
 import type { PluginHost } from '../host/index.js';
-import { buildBackendRegistry, missingBackendMessage, normalizeBackendId } from './backends.js';
+import { resolveBackendPlugin } from './backends.js';
 import { WorkspaceRoutingError } from './errors.js';
+import { SessionHandles } from './session-handles.js';
 
 /** Where one session's workspace lives. */
 export interface SessionPlacement {
@@ -19,6 +23,12 @@ export interface SessionPlacement {
   backendId: string;
   workspaceDir?: string;
   readOnly?: boolean;
+  /** Workspace-relative paths no mutating operation may touch (sent in `sandbox/prepare`). */
+  protectedPaths?: readonly string[];
+  /** Plugins that may serve the backend: those enabled for the agent (`undefined` = every configured plugin). */
+  backendPlugins?: readonly string[];
+  /** The plugin config names for this backend id (`backendPlugins.<id>`), if any. */
+  backendPlugin?: string;
   /** Backend-specific creation parameters (`sandbox.docker`, `sandbox.ssh`). */
   backendConfig?: Record<string, unknown>;
 }
@@ -28,6 +38,12 @@ interface Session {
   /** Backend plugin, resolved on the first workspace request (a call that never touches the workspace needs none). */
   pluginId?: string;
   prepared?: Promise<unknown>;
+}
+
+/** A tool call bound to its session: the handle to put in the call's context, and the unbind. */
+export interface BoundCall {
+  session: string;
+  end: () => void;
 }
 
 /**
@@ -46,81 +62,75 @@ function keepWorkspaceCode(error: unknown): unknown {
 
 export class WorkspaceRouter {
   readonly #host: PluginHost;
+  readonly #handles = new SessionHandles();
+  /** handle → session. */
   readonly #sessions = new Map<string, Session>();
-  /** pluginId → sessionKey → number of that plugin's in-flight calls for the session. */
+  /** pluginId → handle → number of that plugin's in-flight calls for the session. */
   readonly #active = new Map<string, Map<string, number>>();
-  /** pluginId → sessions it has been called for. */
+  /** pluginId → handles of the sessions it has been called for. */
   readonly #served = new Map<string, Set<string>>();
 
   constructor(host: PluginHost) {
     this.#host = host;
-    host.setWorkspaceHandler((pluginId, sessionKey, method, params) => this.handle(pluginId, sessionKey, method, params));
+    host.setWorkspaceHandler((pluginId, session, method, params, signal) => this.handle(pluginId, session, method, params, signal));
   }
 
-  /** Bind a tool call of `pluginId` to a session for its duration; returns the unbind. */
-  beginCall(pluginId: string, sessionKey: string, placement: SessionPlacement): () => void {
-    const existing = this.#sessions.get(sessionKey);
-    if (!existing || existing.placement.backendId !== placement.backendId || existing.placement.workspaceDir !== placement.workspaceDir) {
-      this.#sessions.set(sessionKey, { placement });
-    }
+  /** Bind a tool call of `pluginId` to the session (agent, key, placement) for its duration. */
+  beginCall(pluginId: string, sessionKey: string, placement: SessionPlacement): BoundCall {
+    const handle = this.#handles.handleFor({ agentId: placement.agentId, sessionKey, placement });
+    if (!this.#sessions.has(handle)) this.#sessions.set(handle, { placement });
     const served = this.#served.get(pluginId) ?? new Set<string>();
-    this.#served.set(pluginId, served.add(sessionKey));
+    this.#served.set(pluginId, served.add(handle));
     const byPlugin = this.#active.get(pluginId) ?? new Map<string, number>();
     this.#active.set(pluginId, byPlugin);
-    byPlugin.set(sessionKey, (byPlugin.get(sessionKey) ?? 0) + 1);
+    byPlugin.set(handle, (byPlugin.get(handle) ?? 0) + 1);
     let ended = false;
-    return () => {
+    const end = () => {
       if (ended) return;
       ended = true;
-      const count = (byPlugin.get(sessionKey) ?? 1) - 1;
-      if (count <= 0) byPlugin.delete(sessionKey);
-      else byPlugin.set(sessionKey, count);
+      const count = (byPlugin.get(handle) ?? 1) - 1;
+      if (count <= 0) byPlugin.delete(handle);
+      else byPlugin.set(handle, count);
     };
-  }
-
-  /** Throws the operator-shaped error when no plugin provides the placement's backend. */
-  #backendPlugin(placement: SessionPlacement): string {
-    const registry = buildBackendRegistry(this.#host.contributions());
-    const entry = registry.get(normalizeBackendId(placement.backendId));
-    if (!entry) throw new WorkspaceRoutingError('IO_ERROR', missingBackendMessage(placement.backendId, placement.agentId, registry.keys()));
-    return entry.pluginId;
+    return { session: handle, end };
   }
 
   /** The session a request addresses: the named one if this plugin served it, else its only in-flight one. */
-  #sessionFor(pluginId: string, sessionKey: string | undefined): [string, Session] {
+  #sessionFor(pluginId: string, named: string | undefined): [string, Session] {
     const active = this.#active.get(pluginId);
-    const key = sessionKey ?? (active?.size === 1 ? [...active.keys()][0] : undefined);
-    if (key === undefined) {
+    const handle = named ?? (active?.size === 1 ? [...active.keys()][0] : undefined);
+    if (handle === undefined) {
       throw new WorkspaceRoutingError('PATH_NOT_ADMITTED', `plugin "${pluginId}" made a workspace request without a session, outside a single tool call it is serving`);
     }
-    const session = this.#sessions.get(key);
-    if (!session || !this.#served.get(pluginId)?.has(key)) {
-      throw new WorkspaceRoutingError('PATH_NOT_ADMITTED', `plugin "${pluginId}" addressed session "${key}", which it has never been called for`);
+    const session = this.#sessions.get(handle);
+    if (!session || !this.#served.get(pluginId)?.has(handle)) {
+      throw new WorkspaceRoutingError('PATH_NOT_ADMITTED', `plugin "${pluginId}" addressed session "${handle}", which it has never been called for`);
     }
-    return [key, session];
+    return [handle, session];
   }
 
-  async handle(pluginId: string, sessionKey: string | undefined, method: WorkspaceOperation, params: Record<string, unknown>): Promise<unknown> {
-    const [key, session] = this.#sessionFor(pluginId, sessionKey);
+  async handle(pluginId: string, named: string | undefined, method: WorkspaceOperation, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+    const [handle, session] = this.#sessionFor(pluginId, named);
     const { placement } = session;
-    const backendPlugin = (session.pluginId ??= this.#backendPlugin(placement));
+    const backendPlugin = (session.pluginId ??= resolveBackendPlugin(this.#host.contributions(), placement));
     session.prepared ??= this.#host
       .invokeBackend(backendPlugin, SandboxPrepare, {
-        session: key,
+        session: handle,
         backendId: placement.backendId,
         workspaceDir: placement.workspaceDir,
         readOnly: placement.readOnly,
+        protectedPaths: placement.protectedPaths ? [...placement.protectedPaths] : undefined,
         config: placement.backendConfig,
       })
       .catch((error: unknown) => {
         // A failed prepare is retried by the next request instead of being cached forever.
         session.prepared = undefined;
-        throw error;
+        throw keepWorkspaceCode(error);
       });
     await session.prepared;
     const { sessionKey: _ignored, ...rest } = params;
     try {
-      return await this.#host.invokeBackend(backendPlugin, SANDBOX_METHODS[method], { ...rest, session: key } as never);
+      return await this.#host.invokeBackend(backendPlugin, SANDBOX_METHODS[method], { ...rest, session: handle } as never, { signal });
     } catch (error) {
       throw keepWorkspaceCode(error);
     }
@@ -128,6 +138,7 @@ export class WorkspaceRouter {
 
   /** Forget every session (their backends may keep sandboxes warm for reuse). */
   reset(): void {
+    this.#handles.clear();
     this.#sessions.clear();
     this.#served.clear();
     this.#active.clear();

@@ -20,41 +20,54 @@ function fakeHost() {
 const placement = { agentId: 'main', backendId: 'box', workspaceDir: '/tmp/ws' };
 
 describe('the workspace router', () => {
-  it('prepares the session once, then routes requests to its backend addressed by session', async () => {
+  it('prepares the session once under its handle, with its protected paths, then routes requests addressed by the handle', async () => {
     const { host, requests, request } = fakeHost();
     const router = new WorkspaceRouter(host);
-    const end = router.beginCall('fs', 's1', placement);
-    await request('fs', 's1');
+    const { session, end } = router.beginCall('fs', 's1', { ...placement, protectedPaths: ['.git', 'pincer.config.json'] });
+    expect(session).toMatch(/^main\/s1#[0-9a-f]{12}$/);
+    await request('fs', session);
     await request('fs', undefined);
     end();
     expect(requests.map((r) => r.method)).toEqual(['sandbox/prepare', 'sandbox/read', 'sandbox/read']);
-    expect(requests[1].params).toEqual({ path: 'a.txt', session: 's1' });
+    expect(requests[0].params).toMatchObject({ session, backendId: 'box', workspaceDir: '/tmp/ws', protectedPaths: ['.git', 'pincer.config.json'] });
+    expect(requests[1].params).toEqual({ path: 'a.txt', session });
   });
 
-  it('refuses a plugin addressing a session it has never been called for', async () => {
+  it('gives the same key a different handle per agent and per placement, and the same one again for the same session', () => {
+    const { host } = fakeHost();
+    const router = new WorkspaceRouter(host);
+    const a = router.beginCall('fs', 's1', placement).session;
+    expect(router.beginCall('fs', 's1', { ...placement }).session).toBe(a);
+    expect(router.beginCall('fs', 's1', { ...placement, agentId: 'ops' }).session).not.toBe(a);
+    expect(router.beginCall('fs', 's1', { ...placement, readOnly: true }).session).not.toBe(a);
+  });
+
+  it('refuses a plugin addressing a session it has never been called for, by key or by handle', async () => {
     const { host, request } = fakeHost();
     const router = new WorkspaceRouter(host);
-    const endMain = router.beginCall('other', 'agent:main:main', placement);
-    const end = router.beginCall('fs', 'sandboxed', placement);
+    const main = router.beginCall('other', 'agent:main:main', placement);
+    const sandboxed = router.beginCall('fs', 'sandboxed', placement);
     await expect(request('fs', 'agent:main:main')).rejects.toMatchObject({ workspaceCode: 'PATH_NOT_ADMITTED' });
-    end();
-    endMain();
+    await expect(request('fs', main.session)).rejects.toMatchObject({ workspaceCode: 'PATH_NOT_ADMITTED' });
+    sandboxed.end();
+    main.end();
   });
 
   it('refuses a request without a session outside a call, but lets a background run reach the session it was started for', async () => {
     const { host, request } = fakeHost();
     const router = new WorkspaceRouter(host);
     await expect(request('fs', undefined)).rejects.toThrow(/without a session/);
-    router.beginCall('fs', 's1', placement)();
+    const { session, end } = router.beginCall('fs', 's1', placement);
+    end();
     await expect(request('fs', undefined)).rejects.toMatchObject({ workspaceCode: 'PATH_NOT_ADMITTED' });
-    await expect(request('fs', 's1')).resolves.toEqual({ ok: true });
-    await expect(request('shell', 's1')).rejects.toMatchObject({ workspaceCode: 'PATH_NOT_ADMITTED' });
+    await expect(request('fs', session)).resolves.toEqual({ ok: true });
+    await expect(request('shell', session)).rejects.toMatchObject({ workspaceCode: 'PATH_NOT_ADMITTED' });
   });
 
   it('names the missing backend and the fix', async () => {
     const { host, request } = fakeHost();
     const router = new WorkspaceRouter(host);
-    router.beginCall('fs', 's1', { ...placement, backendId: 'ssh' });
-    await expect(request('fs', 's1')).rejects.toThrow(/no plugin provides the sandbox backend "ssh".*sandbox-ssh.*back to "docker".*box/);
+    const { session } = router.beginCall('fs', 's1', { ...placement, backendId: 'ssh' });
+    await expect(request('fs', session)).rejects.toThrow(/no plugin provides the sandbox backend "ssh".*sandbox-ssh.*back to "docker".*box/);
   });
 });
