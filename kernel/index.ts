@@ -16,6 +16,8 @@ export { RunContextError } from './assembly/errors.js';
 export { loadConfig, discoverConfigPath, DEFAULT_CONFIG_FILE } from './config/load.js';
 export { defaultConfig, BUNDLED_PLUGINS } from './config/defaults.js';
 export { checkConfig, parseConfig, loadConfigFile } from './config/validate.js';
+export { lintPolicyConfig, pluginToolsFromManifests } from './config/lint.js';
+export type { PolicyLintOptions } from './config/lint.js';
 export { ConfigError } from './config/errors.js';
 export type { ConfigIssue, ConfigErrorCode } from './config/errors.js';
 export { PincerConfigSchema } from './config/schema.js';

@@ -55,7 +55,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const cwd = options.cwd ?? process.cwd();
   const host = createPluginHost({ plugins: config.plugins ?? [], logger: log });
   const router = new WorkspaceRouter(host);
-  const surfaces = new SurfaceCache(host);
+  const surfaces = new SurfaceCache(host, (config.plugins ?? []).map((plugin) => plugin.id));
   const policy = createPolicyEngine(config, { warn: (message) => logger.warn(message) });
   const diagnostics = createDiagnosticsEmitter((error) => logger.warn(`diagnostics listener failed: ${String(error)}`));
   const trusted = options.trustedPolicies ?? [];
@@ -63,7 +63,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   function assembleTools(runContext: RunContext = {}): ToolSet {
     const run = resolveRun(config, runContext, cwd);
     const surface = surfaces.get(run.enabledPlugins);
-    const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed);
+    const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: surface.warnings });
     const target = { provider: run.provider, modelId: run.model };
     const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement };
     const tools: KernelTool[] = result.tools.map((tool) =>
@@ -100,8 +100,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
    */
   function explainMissing(explanation: ToolExplanation, run: ResolvedRun): ToolExplanation {
     if (explanation.present || !('unknown' in explanation)) return explanation;
-    const hypothetical = policy.evaluate([{ name: explanation.tool }], run, run.sandbox.sandboxed);
-    const verdict = hypothetical.explain(explanation.tool);
+    const verdict = policy.verdict(explanation.tool, run, run.sandbox.sandboxed);
     return {
       ...explanation,
       coreTool: isKnownCoreToolId(explanation.tool),

@@ -2,60 +2,107 @@
  * The tool surface of a set of enabled plugins: their contributed tools as the policy
  * pipeline sees them, frozen and cached until the host's contributions change, so the
  * pipeline's identity-keyed plans are reused from one assembly to the next.
+ *
+ * Every tool carries the plugin that serves it, so a plugin id in a deny list removes all
+ * of that plugin's tools. A core tool name counts as core (outside `group:plugins`) only
+ * when its designated bundled family serves it; from any other plugin it is a plugin tool.
  */
 import { isKnownCoreToolId } from '../../protocol/vocabulary/index.js';
-import { normalizeToolPolicyName } from '../../sdk/policy/index.js';
+import { foldToolName, normalizeToolPolicyName } from '../../sdk/policy/index.js';
+import type { PolicyVocabulary } from '../policy/index.js';
 import type { ContributedTool, PluginHost } from '../host/index.js';
 
-/** A contributed tool with what policy needs: a core tool is "core" whichever plugin serves it. */
+/** The core tools each bundled family serves. */
+export const BUNDLED_CORE_TOOLS: ReadonlyMap<string, string> = new Map([
+  ...['ls', 'read', 'write', 'edit', 'apply_patch'].map((tool) => [tool, 'fs'] as const),
+  ...['exec', 'process'].map((tool) => [tool, 'shell'] as const),
+]);
+
+/** A contributed tool with what policy needs. */
 export interface SurfaceTool {
   readonly name: string;
-  /** Plugin id for policy purposes: undefined for core-vocabulary tools. */
-  readonly pluginId: string | undefined;
+  /** The serving plugin, as policy lists name it. */
+  readonly pluginId: string;
+  /** A core tool served by its designated plugin. */
+  readonly core: boolean;
   readonly servedBy: string;
   readonly contribution: ContributedTool;
 }
 
 export interface ToolSurface {
   readonly tools: readonly SurfaceTool[];
-  /** Tools dropped because an earlier plugin already contributed the name. */
+  /** Tools dropped because another plugin serves the name. */
   readonly shadowed: readonly { name: string; pluginId: string; keptFrom: string }[];
+  /** One warning per shadowed tool. */
+  readonly warnings: readonly string[];
+}
+
+function isDesignated(name: string, pluginId: string): boolean {
+  return BUNDLED_CORE_TOOLS.get(name) === pluginId;
 }
 
 export class SurfaceCache {
   #version = -1;
   readonly #byPlugins = new Map<string, ToolSurface>();
+  #vocabulary: PolicyVocabulary | undefined;
 
-  constructor(private readonly host: PluginHost) {}
+  constructor(
+    private readonly host: PluginHost,
+    private readonly configuredPlugins: readonly string[] = [],
+  ) {}
+
+  #sync(): void {
+    if (this.#version === this.host.contributionsVersion) return;
+    this.#byPlugins.clear();
+    this.#vocabulary = undefined;
+    this.#version = this.host.contributionsVersion;
+  }
 
   /** Surface for the enabled plugins (`undefined` = every plugin), cached per contributions version. */
   get(enabled: readonly string[] | undefined): ToolSurface {
-    if (this.#version !== this.host.contributionsVersion) {
-      this.#byPlugins.clear();
-      this.#version = this.host.contributionsVersion;
-    }
+    this.#sync();
     const key = enabled ? enabled.join('\u0000') : '\u0001all';
     let surface = this.#byPlugins.get(key);
     if (!surface) this.#byPlugins.set(key, (surface = buildSurface(this.host.contributedTools(), enabled)));
     return surface;
   }
+
+  /** Every configured plugin and every contributed tool: what a deny entry may name without being a typo. */
+  vocabulary(): PolicyVocabulary {
+    this.#sync();
+    this.#vocabulary ??= Object.freeze({
+      plugins: new Set(this.configuredPlugins.map(foldToolName)),
+      tools: new Set(this.host.contributedTools().map((tool) => normalizeToolPolicyName(tool.name))),
+    });
+    return this.#vocabulary;
+  }
 }
 
 function buildSurface(contributed: readonly ContributedTool[], enabled: readonly string[] | undefined): ToolSurface {
   const allowed = enabled ? new Set(enabled) : undefined;
-  const seen = new Map<string, string>();
+  const candidates = contributed.filter((contribution) => !allowed || allowed.has(contribution.pluginId));
+  // A core name goes to its designated plugin wherever it is listed; any other name to the first plugin.
+  const owner = new Map<string, string>();
+  for (const { name, pluginId } of candidates) {
+    const key = normalizeToolPolicyName(name);
+    if (!owner.has(key) || (isDesignated(key, pluginId) && !isDesignated(key, owner.get(key)!))) owner.set(key, pluginId);
+  }
   const tools: SurfaceTool[] = [];
   const shadowed: { name: string; pluginId: string; keptFrom: string }[] = [];
-  for (const contribution of contributed) {
-    if (allowed && !allowed.has(contribution.pluginId)) continue;
+  const taken = new Set<string>();
+  for (const contribution of candidates) {
     const key = normalizeToolPolicyName(contribution.name);
-    const owner = seen.get(key);
-    if (owner) {
-      shadowed.push({ name: contribution.name, pluginId: contribution.pluginId, keptFrom: owner });
+    const keptFrom = owner.get(key)!;
+    if (keptFrom !== contribution.pluginId || taken.has(key)) {
+      shadowed.push({ name: contribution.name, pluginId: contribution.pluginId, keptFrom });
       continue;
     }
-    seen.set(key, contribution.pluginId);
-    tools.push(Object.freeze({ name: contribution.name, pluginId: isKnownCoreToolId(key) ? undefined : contribution.pluginId, servedBy: contribution.pluginId, contribution }));
+    taken.add(key);
+    const core = isKnownCoreToolId(key) && isDesignated(key, contribution.pluginId);
+    tools.push(Object.freeze({ name: contribution.name, pluginId: contribution.pluginId, core, servedBy: contribution.pluginId, contribution }));
   }
-  return Object.freeze({ tools: Object.freeze(tools), shadowed: Object.freeze(shadowed) });
+  const warnings = shadowed.map(
+    (s) => `tools: plugin "${s.pluginId}" contributes "${s.name}", which plugin "${s.keptFrom}" already serves; the model gets "${s.keptFrom}"'s tool. Rename one, or enable only one of them for this agent.`,
+  );
+  return Object.freeze({ tools: Object.freeze(tools), shadowed: Object.freeze(shadowed), warnings: Object.freeze(warnings) });
 }

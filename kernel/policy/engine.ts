@@ -1,24 +1,38 @@
 /**
  * The policy engine of one kernel: config in, per-run policy results out. Remembers the
  * frozen steps of recent run shapes so repeated assemblies for the same agent, provider,
- * group and sender reuse compiled plans, and says each unknown-entry warning once.
+ * group and sender reuse compiled plans. Every result carries its run's warnings; the
+ * logger hears each distinct warning once per engine.
  */
 import type { PincerConfig } from '../config/schema.js';
+import { findById } from './id-match.js';
 import { applyPolicyPipeline, type PolicyResult, type PolicyTool } from './pipeline.js';
 import { buildPolicySteps } from './steps.js';
-import { WarningOnce } from './unknown-entries.js';
+import { WarningOnce } from './warnings.js';
 import type { RunContext } from './run-context.js';
-import type { PolicyStep } from './types.js';
+import type { PolicyStep, ToolExplanation } from './types.js';
+import type { PolicyVocabulary } from './vocabulary.js';
 
 const STEPS_CACHE_LIMIT = 256;
 
+type EngineRun = RunContext & { agentId: string };
+
+export interface EvaluateOptions {
+  /** Every plugin and tool the kernel knows of (see PipelineOptions.vocabulary). */
+  vocabulary?: PolicyVocabulary;
+  /** Warnings about the run itself (its shape, shadowed tools), reported with the policy's. */
+  runWarnings?: readonly string[];
+}
+
 export interface PolicyEngine {
-  evaluate<T extends PolicyTool>(tools: readonly T[], run: RunContext & { agentId: string }, sandboxed: boolean): PolicyResult<T>;
-  steps(run: RunContext & { agentId: string }, sandboxed: boolean): readonly PolicyStep[];
+  evaluate<T extends PolicyTool>(tools: readonly T[], run: EngineRun, sandboxed: boolean, options?: EvaluateOptions): PolicyResult<T>;
+  /** What the layers would do with one tool that no enabled plugin provides; warns about nothing. */
+  verdict(toolName: string, run: EngineRun, sandboxed: boolean): ToolExplanation;
+  steps(run: EngineRun, sandboxed: boolean): readonly PolicyStep[];
 }
 
 /** Everything in a run context that a policy layer reads. */
-function runShapeKey(run: RunContext & { agentId: string }, sandboxed: boolean): string {
+function runShapeKey(run: EngineRun, sandboxed: boolean): string {
   const s = run.sender;
   return JSON.stringify([
     run.agentId, run.provider, run.model, run.groupId, s?.id, s?.username, s?.e164, s?.name,
@@ -27,16 +41,16 @@ function runShapeKey(run: RunContext & { agentId: string }, sandboxed: boolean):
 }
 
 export function createPolicyEngine(config: PincerConfig, options: { warn?: (message: string) => void } = {}): PolicyEngine {
-  const warningOnce = new WarningOnce();
+  const logged = new WarningOnce();
   const stepsCache = new Map<string, readonly PolicyStep[]>();
-  const agents = new Map((config.agents?.list ?? []).map((agent) => [agent.id, agent]));
+  const agents = Object.fromEntries((config.agents?.list ?? []).map((agent) => [agent.id, agent]));
 
-  function steps(run: RunContext & { agentId: string }, sandboxed: boolean): readonly PolicyStep[] {
+  function steps(run: EngineRun, sandboxed: boolean): readonly PolicyStep[] {
     const key = runShapeKey(run, sandboxed);
     let cached = stepsCache.get(key);
     if (!cached) {
-      const agent = agents.get(run.agentId);
-      cached = Object.freeze(buildPolicySteps({ tools: config.tools, agentId: run.agentId, agentTools: agent?.tools, groups: config.groups, sandboxed, run }));
+      const agent = findById(agents, run.agentId)?.value;
+      cached = Object.freeze(buildPolicySteps({ tools: config.tools, agentId: agent?.id ?? run.agentId, agentTools: agent?.tools, groups: config.groups, sandboxed, run }));
       if (stepsCache.size >= STEPS_CACHE_LIMIT) stepsCache.delete(stepsCache.keys().next().value as string);
       stepsCache.set(key, cached);
     }
@@ -45,6 +59,12 @@ export function createPolicyEngine(config: PincerConfig, options: { warn?: (mess
 
   return {
     steps,
-    evaluate: (tools, run, sandboxed) => applyPolicyPipeline(tools, steps(run, sandboxed), { warningOnce, warn: options.warn }),
+    evaluate(tools, run, sandboxed, evaluateOptions = {}) {
+      const result = applyPolicyPipeline(tools, steps(run, sandboxed), { vocabulary: evaluateOptions.vocabulary });
+      const warnings = [...new Set([...(evaluateOptions.runWarnings ?? []), ...result.warnings])];
+      for (const warning of warnings) if (logged.first(warning)) options.warn?.(warning);
+      return { ...result, warnings };
+    },
+    verdict: (toolName, run, sandboxed) => applyPolicyPipeline([{ name: toolName }], steps(run, sandboxed)).explain(toolName),
   };
 }

@@ -4,15 +4,19 @@
  * Pure and synchronous: no I/O, safe on the assembly hot path.
  */
 import { buildPluginToolGroups, normalizeToolPolicyName } from '../../sdk/policy/index.js';
+import { lintStep, type LintSurface, type ListFinding } from './entry-lint.js';
 import { stepPlan, type ToolSurface } from './step-plan.js';
-import { WarningOnce } from './unknown-entries.js';
+import type { PolicyVocabulary } from './vocabulary.js';
+import { formatListWarnings } from './warnings.js';
 import type { PolicyLayerId, PolicyRemoval, PolicyStep, ToolExplanation } from './types.js';
 
 /** What the pipeline needs to know about a tool. */
 export interface PolicyTool {
   name: string;
-  /** Owning plugin; absent for a core tool. */
+  /** The plugin that serves it (its id names the tool in allow and deny lists); absent for a core tool. */
   pluginId?: string;
+  /** A core tool served by a plugin: named by its plugin id, but not part of `group:plugins`. */
+  core?: boolean;
 }
 
 export interface PolicyResult<T extends PolicyTool> {
@@ -28,14 +32,18 @@ export interface PolicyResult<T extends PolicyTool> {
 }
 
 export interface PipelineOptions {
-  /** Shared across runs so each warning text is emitted once per kernel. */
-  warningOnce?: WarningOnce;
-  warn?: (message: string) => void;
+  /**
+   * Every plugin and tool the caller knows of (the kernel: all configured plugins and all
+   * contributed tools), so a deny entry for another agent's plugin is not called a typo.
+   * Defaults to this tool list's own plugins and tools.
+   */
+  vocabulary?: PolicyVocabulary;
 }
 
-interface Surface extends ToolSurface {
+interface Surface extends ToolSurface, LintSurface {
   readable: readonly PolicyTool[];
   unreadable: string[];
+  vocabulary: PolicyVocabulary;
 }
 
 const surfaces = new WeakMap<readonly PolicyTool[], Surface>();
@@ -56,17 +64,33 @@ function surfaceOf(tools: readonly PolicyTool[]): Surface {
     if (name) readable.push(tools[i]);
     else unreadable.push(`tools: policy filtering skipped a tool with no readable name at index ${i}.`);
   }
-  const coreTools = new Set(readable.filter((tool) => !tool.pluginId).map((tool) => normalizeToolPolicyName(tool.name)));
-  const groups = buildPluginToolGroups(readable, (tool) => (tool.pluginId ? { pluginId: tool.pluginId } : undefined));
-  const surface = { readable, unreadable, coreTools, groups };
+  const names = new Set(readable.map((tool) => normalizeToolPolicyName(tool.name)));
+  const groups = buildPluginToolGroups(readable, (tool) => (tool.pluginId ? { pluginId: tool.pluginId, core: tool.core } : undefined));
+  const surface = { readable, unreadable, names, groups, vocabulary: { plugins: new Set(groups.byPlugin.keys()), tools: names } };
   if (Object.isFrozen(tools)) surfaces.set(tools, surface);
   return surface;
+}
+
+const lints = new WeakMap<PolicyStep, WeakMap<Surface, WeakMap<PolicyVocabulary, ListFinding[]>>>();
+
+/** A step's findings against one surface and vocabulary, cached when all three are frozen. */
+function stepFindings(step: PolicyStep, surface: Surface, vocabulary: PolicyVocabulary, cacheable: boolean): ListFinding[] {
+  if (!step.lists?.length) return [];
+  if (!cacheable || !Object.isFrozen(step)) return lintStep(step, surface, vocabulary);
+  let bySurface = lints.get(step);
+  if (!bySurface) lints.set(step, (bySurface = new WeakMap()));
+  let byVocabulary = bySurface.get(surface);
+  if (!byVocabulary) bySurface.set(surface, (byVocabulary = new WeakMap()));
+  let findings = byVocabulary.get(vocabulary);
+  if (!findings) byVocabulary.set(vocabulary, (findings = lintStep(step, surface, vocabulary)));
+  return findings;
 }
 
 export function applyPolicyPipeline<T extends PolicyTool>(tools: readonly T[], steps: readonly PolicyStep[], options: PipelineOptions = {}): PolicyResult<T> {
   const surface = surfaceOf(tools);
   const frozen = Object.isFrozen(tools);
-  const warnings = [...surface.unreadable];
+  const vocabulary = options.vocabulary ?? surface.vocabulary;
+  const findings: ListFinding[] = [];
   const removals: PolicyRemoval[] = [];
   const layers: PolicyLayerId[] = [];
   let current = surface.readable as T[];
@@ -74,10 +98,7 @@ export function applyPolicyPipeline<T extends PolicyTool>(tools: readonly T[], s
     if (!step.policy) continue;
     layers.push(step.layer);
     const plan = stepPlan(step, step.policy, surface, frozen);
-    if (plan.warning && (options.warningOnce?.first(plan.warning) ?? true)) {
-      warnings.push(plan.warning);
-      options.warn?.(plan.warning);
-    }
+    findings.push(...stepFindings(step, surface, vocabulary, frozen && (vocabulary === surface.vocabulary || Object.isFrozen(vocabulary))));
     let removedAny = false;
     const kept: T[] = [];
     for (const tool of current) {
@@ -90,6 +111,7 @@ export function applyPolicyPipeline<T extends PolicyTool>(tools: readonly T[], s
     if (removedAny) current = kept;
   }
   const effectiveAllowlist = [...new Set(current.map((tool) => normalizeToolPolicyName(tool.name)))];
+  const warnings = [...surface.unreadable, ...formatListWarnings(findings, vocabulary)];
   return { tools: current === surface.readable ? [...current] : current, removals, warnings, effectiveAllowlist, layers, explain: explainer(effectiveAllowlist, removals, layers) };
 }
 

@@ -1,6 +1,6 @@
 /**
  * What a step needs at run time, computed once per (frozen policy, tool surface): the
- * plugin-expanded policy, its matcher and its unknown-entry warning. The kernel freezes
+ * plugin-expanded policy, its matcher and its removal auditor. The kernel freezes
  * the steps it builds and the tool lists it hands over, so both can key a cache by identity;
  * unfrozen input is planned afresh every time and stays correct.
  */
@@ -12,12 +12,10 @@ import {
   type ToolNameMatcher,
 } from '../../sdk/policy/index.js';
 import { createRemovalAuditor, type RemovalAuditor } from './audit.js';
-import { describeUnknownEntries, findUnknownAllowEntries } from './unknown-entries.js';
 import type { PolicyStep, ToolPolicy } from './types.js';
 
 export interface ToolSurface {
   groups: PluginToolGroups;
-  coreTools: ReadonlySet<string>;
 }
 
 export interface StepPlan {
@@ -25,7 +23,6 @@ export interface StepPlan {
   matches: ToolNameMatcher;
   /** The removal record of a tool this step drops (memoized per tool name). */
   audit: RemovalAuditor;
-  warning: string | undefined;
 }
 
 const plans = new WeakMap<ToolPolicy, WeakMap<ToolSurface, StepPlan>>();
@@ -33,9 +30,8 @@ const plans = new WeakMap<ToolPolicy, WeakMap<ToolSurface, StepPlan>>();
 function planStep(step: PolicyStep, policy: ToolPolicy, surface: ToolSurface): StepPlan {
   const expanded = expandPolicyWithPluginGroups(policy, surface.groups) ?? {};
   const matches = step.kind === 'cap' ? createRuntimeToolMatcher(expanded.allow ?? []) : createToolPolicyMatcher(expanded);
-  const warning = step.kind === 'cap' ? undefined : describeUnknownEntries(step, findUnknownAllowEntries(policy.allow, surface.groups, surface.coreTools));
   const audit = createRemovalAuditor(step, expanded.deny, createToolPolicyMatcher({ deny: expanded.deny }));
-  return { expanded, matches, audit, warning };
+  return { expanded, matches, audit };
 }
 
 /** The plan of one step against one tool surface, cached when both are frozen. */

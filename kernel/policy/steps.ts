@@ -3,13 +3,13 @@
  * profile → provider profile → global → global by provider → agent → agent by provider →
  * group → sender → sandbox → subagent → inherited → runtime.
  */
-import { resolveCoreToolProfilePolicy } from '../../protocol/vocabulary/index.js';
-import type { AgentToolsConfig, GroupConfig, ProviderToolPolicyConfig, ToolsConfig } from '../config/tools-schema.js';
+import type { AgentToolsConfig, GroupConfig, ToolsConfig } from '../config/tools-schema.js';
+import { groupToolPolicy, selectGroups, selectProvider, senderToolPolicy } from './layer-inputs.js';
 import { pickToolPolicy, profilePolicy, type ToolPolicyConfig } from './policy-forms.js';
 import { resolveSandboxToolPolicy } from './sandbox-policy.js';
 import { resolveSubagentRole, resolveSubagentToolPolicy } from './subagent-policy.js';
-import type { RunContext, RunSender } from './run-context.js';
-import type { PolicyStep, ToolPolicy } from './types.js';
+import type { RunContext } from './run-context.js';
+import type { ConfigList, PolicyStep, ToolPolicy } from './types.js';
 
 export interface PolicyInputs {
   tools?: ToolsConfig;
@@ -20,34 +20,23 @@ export interface PolicyInputs {
   run: RunContext;
 }
 
-/** `provider/model` wins over `provider`; keys compare case-insensitively. */
-function byProvider(map: Record<string, ProviderToolPolicyConfig> | undefined, run: RunContext): { key: string; value: ProviderToolPolicyConfig } | undefined {
-  if (!map || !run.provider) return undefined;
-  const provider = run.provider.trim().toLowerCase();
-  const wanted = run.model ? [`${provider}/${run.model.trim().toLowerCase()}`, provider] : [provider];
-  for (const want of wanted) for (const [key, value] of Object.entries(map)) if (key.trim().toLowerCase() === want) return { key, value };
-  return undefined;
-}
-
-/** First matching sender key: `id:`, `e164:`, `username:`, `name:`, a bare id, then `*`. */
-function senderPolicy(map: Record<string, ToolPolicyConfig> | undefined, sender: RunSender | undefined): { key: string; value: ToolPolicyConfig } | undefined {
-  if (!map) return undefined;
-  const candidates: string[] = [];
-  if (sender?.id) candidates.push(`id:${sender.id}`, sender.id);
-  if (sender?.e164) candidates.push(`e164:${sender.e164}`);
-  if (sender?.username) candidates.push(`username:${sender.username.replace(/^@/, '')}`);
-  if (sender?.name) candidates.push(`name:${sender.name}`);
-  candidates.push('*');
-  const entries = Object.entries(map).map(([key, value]) => [key.trim().toLowerCase(), key, value] as const);
-  for (const candidate of candidates.map((c) => c.trim().toLowerCase())) {
-    const hit = entries.find(([folded]) => folded === candidate);
-    if (hit) return { key: hit[1], value: hit[2] };
-  }
-  return undefined;
-}
-
 function keys(prefix: string): { allow: string; deny: string } {
   return { allow: `${prefix}.allow`, deny: `${prefix}.deny` };
+}
+
+/** The lists of one `{allow, alsoAllow, deny}` config object, keyed under `prefix`. */
+function listsOf(prefix: string, config: ToolPolicyConfig | undefined): ConfigList[] {
+  const lists: ConfigList[] = [];
+  for (const field of ['allow', 'alsoAllow', 'deny'] as const) {
+    const entries = config?.[field];
+    if (Array.isArray(entries) && entries.length > 0) lists.push({ key: `${prefix}.${field}`, kind: field === 'deny' ? 'deny' : 'allow', entries });
+  }
+  return lists;
+}
+
+/** A layer built from one `{allow, alsoAllow, deny}` config object. */
+function policyStep(layer: PolicyStep['layer'], label: string, prefix: string, config: ToolPolicyConfig | undefined): PolicyStep {
+  return { layer, label, policy: pickToolPolicy(config), configKeys: keys(prefix), lists: listsOf(prefix, config) };
 }
 
 function freezeList(list: readonly string[] | undefined): string[] | undefined {
@@ -76,7 +65,8 @@ function internPolicy(policy: ToolPolicy): ToolPolicy {
  */
 function freezeStep(step: PolicyStep): PolicyStep {
   const policy = step.policy ? internPolicy(step.policy) : undefined;
-  return Object.freeze({ ...step, policy, configKeys: step.configKeys && Object.freeze({ ...step.configKeys }), suppressUnavailableWarningFor: freezeList(step.suppressUnavailableWarningFor) });
+  const lists = step.lists && Object.freeze(step.lists.map((list) => Object.freeze({ ...list, entries: Object.freeze([...list.entries]) })));
+  return Object.freeze({ ...step, policy, configKeys: step.configKeys && Object.freeze({ ...step.configKeys }), lists });
 }
 
 /** The layers of one run, each with its label and the config keys that change it. Frozen. */
@@ -89,39 +79,43 @@ function buildSteps(inputs: PolicyInputs): PolicyStep[] {
   const agentId = inputs.agentId?.trim();
   const agentPrefix = agentId ? `agents.${agentId}.tools` : 'agent tools';
   const profile = (agentTools?.profile ?? tools?.profile)?.trim();
+  const alsoAllowKey = agentTools?.alsoAllow ? `${agentPrefix}.alsoAllow` : 'tools.alsoAllow';
   const alsoAllow = agentTools?.alsoAllow ?? tools?.alsoAllow;
-  const globalProvider = byProvider(tools?.byProvider, run);
-  const agentProvider = byProvider(agentTools?.byProvider, run);
-  const providerProfile = (agentProvider?.value.profile ?? globalProvider?.value.profile)?.trim();
-  const providerAlsoAllow = agentProvider?.value.profile ? agentProvider.value.alsoAllow : globalProvider?.value.alsoAllow;
-  const group = run.groupId ? inputs.groups?.[run.groupId] : undefined;
-  const sender = senderPolicy(group?.toolsBySender ?? tools?.toolsBySender, run.sender);
-  const senderPrefix = group?.toolsBySender ? `groups.${run.groupId}.toolsBySender` : 'tools.toolsBySender';
+  const globalProvider = selectProvider(tools?.byProvider, 'tools', run);
+  const agentProvider = selectProvider(agentTools?.byProvider, agentPrefix, run);
+  const providerProfileFrom = agentProvider?.value.profile ? agentProvider : globalProvider;
+  const providerProfile = providerProfileFrom?.value.profile?.trim();
+  const groups = selectGroups(inputs.groups, run.groupId);
+  const group = groupToolPolicy(groups);
+  const sender = senderToolPolicy(groups, tools?.toolsBySender, run.sender);
   const steps: PolicyStep[] = [
     {
       layer: 'profile', label: profile ? `tools.profile (${profile})` : 'tools.profile', policy: profilePolicy(profile, alsoAllow),
       configKeys: { allow: agentTools?.profile ? `${agentPrefix}.profile` : 'tools.profile', deny: 'tools.deny' },
-      suppressUnavailableWarningFor: resolveCoreToolProfilePolicy(profile)?.allow,
+      // The profile's own members are never warned about: a shipped profile may name tools this runtime lacks.
+      lists: alsoAllow?.length ? [{ key: alsoAllowKey, kind: 'allow', entries: alsoAllow }] : [],
     },
     {
       layer: 'providerProfile', label: providerProfile ? `tools.byProvider.profile (${providerProfile})` : 'tools.byProvider.profile',
-      policy: profilePolicy(providerProfile, providerAlsoAllow), configKeys: { allow: 'tools.byProvider.<provider>.profile' },
-      suppressUnavailableWarningFor: resolveCoreToolProfilePolicy(providerProfile)?.allow,
+      policy: profilePolicy(providerProfile, providerProfileFrom?.value.alsoAllow),
+      configKeys: { allow: providerProfileFrom ? `${providerProfileFrom.key}.profile` : 'tools.byProvider.<provider>.profile' },
+      lists: providerProfile ? listsOf(providerProfileFrom!.key, { alsoAllow: providerProfileFrom!.value.alsoAllow }) : [],
     },
-    { layer: 'global', label: 'tools.allow', policy: pickToolPolicy(tools), configKeys: keys('tools') },
-    { layer: 'globalProvider', label: 'tools.byProvider.allow', policy: pickToolPolicy(globalProvider?.value), configKeys: keys(`tools.byProvider.${globalProvider?.key ?? '<provider>'}`) },
-    { layer: 'agent', label: `${agentPrefix}.allow`, policy: pickToolPolicy(agentTools), configKeys: keys(agentPrefix) },
-    { layer: 'agentProvider', label: `${agentPrefix}.byProvider.allow`, policy: pickToolPolicy(agentProvider?.value), configKeys: keys(`${agentPrefix}.byProvider.${agentProvider?.key ?? '<provider>'}`) },
-    { layer: 'group', label: 'group tools.allow', policy: pickToolPolicy(group?.tools), configKeys: keys(`groups.${run.groupId ?? '<group>'}.tools`) },
-    { layer: 'sender', label: 'tools.toolsBySender', policy: pickToolPolicy(sender?.value), configKeys: keys(`${senderPrefix}.${sender?.key ?? '<sender>'}`) },
+    policyStep('global', 'tools.allow', 'tools', tools),
+    policyStep('globalProvider', 'tools.byProvider.allow', globalProvider?.key ?? 'tools.byProvider.<provider>', globalProvider?.value),
+    policyStep('agent', `${agentPrefix}.allow`, agentPrefix, agentTools),
+    policyStep('agentProvider', `${agentPrefix}.byProvider.allow`, agentProvider?.key ?? `${agentPrefix}.byProvider.<provider>`, agentProvider?.value),
+    policyStep('group', 'group tools.allow', group?.key ?? 'groups.<group>.tools', group?.value),
+    policyStep('sender', 'tools.toolsBySender', sender?.key ?? 'tools.toolsBySender.<sender>', sender?.value),
   ];
   if (inputs.sandboxed) {
     const sandbox = resolveSandboxToolPolicy(agentTools?.sandbox?.tools, tools?.sandbox?.tools, agentId);
-    steps.push({ layer: 'sandbox', label: 'sandbox tools.allow', policy: { allow: sandbox.allow, deny: sandbox.deny }, configKeys: { allow: sandbox.sources.allow.key, deny: sandbox.sources.deny.key } });
+    const configured = [...listsOf(`${agentPrefix}.sandbox.tools`, agentTools?.sandbox?.tools), ...listsOf('tools.sandbox.tools', tools?.sandbox?.tools)];
+    steps.push({ layer: 'sandbox', label: 'sandbox tools.allow', policy: { allow: sandbox.allow, deny: sandbox.deny }, configKeys: { allow: sandbox.sources.allow.key, deny: sandbox.sources.deny.key }, lists: configured });
   }
   const role = resolveSubagentRole(run.subagentDepth, tools?.subagents?.maxSpawnDepth);
   const subagent = resolveSubagentToolPolicy(role, tools?.subagents?.tools);
-  if (subagent) steps.push({ layer: 'subagent', label: 'subagent tools.allow', policy: subagent, configKeys: keys('tools.subagents.tools') });
+  if (subagent) steps.push({ layer: 'subagent', label: 'subagent tools.allow', policy: subagent, configKeys: keys('tools.subagents.tools'), lists: listsOf('tools.subagents.tools', tools?.subagents?.tools) });
   if (run.inheritedAllowlist) steps.push({ layer: 'inherited', label: 'inherited tools', kind: 'cap', policy: { allow: [...run.inheritedAllowlist] }, configKeys: { allow: "the parent run's tool set" } });
   if (run.toolsAllow) steps.push({ layer: 'runtime', label: 'runtime toolsAllow', kind: 'cap', policy: { allow: [...run.toolsAllow] }, configKeys: { allow: 'the run\'s toolsAllow (cron job or host)' } });
   return steps;

@@ -37,8 +37,15 @@ export interface PolicyStep {
    * where ordinary layers read it as "no restriction".
    */
   kind?: 'policy' | 'cap';
-  /** Profile members that may be absent at runtime without a warning. */
-  suppressUnavailableWarningFor?: readonly string[];
+  /** The operator-written lists behind this layer, each with its config key (for warnings). */
+  lists?: readonly ConfigList[];
+}
+
+/** One list an operator wrote (`tools.alsoAllow`, `groups.team.tools.deny`, ...), as a layer uses it. */
+export interface ConfigList {
+  key: string;
+  kind: 'allow' | 'deny';
+  entries: readonly string[];
 }
 
 /** Why one tool left the surface: the layer, the rule kind and the entries that decided it. */

@@ -8,8 +8,11 @@ import { attachToolAllowlistIntersection, readToolAllowlistIntersection } from '
 import { foldToolName, normalizeToolPolicyName, uniqueStrings } from './normalize.js';
 import { PolicyInputError } from './errors.js';
 
-/** The owning plugin of a tool, or `undefined` for a core tool. */
-export type ToolMetaResolver<T> = (tool: T) => { pluginId?: unknown } | undefined | null;
+/**
+ * The owning plugin of a tool, or `undefined` for a core tool. A core tool that a plugin
+ * serves may say so with `core: true`: its plugin id then names it, `group:plugins` does not.
+ */
+export type ToolMetaResolver<T> = (tool: T) => { pluginId?: unknown; core?: boolean } | undefined | null;
 
 export interface PluginToolGroups {
   /** Normalized names of every plugin tool. */
@@ -41,7 +44,7 @@ export function expandShippedCoreToolPolicyNames(list: readonly unknown[] | unde
   return restrictions ? attachToolAllowlistIntersection(expanded, restrictions.map(expandShippedNames)) : expanded;
 }
 
-/** Group the plugin tools of a concrete list by plugin id. Core tools are skipped. */
+/** Group the plugin tools of a concrete list by plugin id. Core tools without a plugin are skipped. */
 export function buildPluginToolGroups<T extends { name?: unknown }>(tools: readonly T[], toolMeta: ToolMetaResolver<T>): PluginToolGroups {
   const all: string[] = [];
   const byPlugin = new Map<string, string[]>();
@@ -54,7 +57,7 @@ export function buildPluginToolGroups<T extends { name?: unknown }>(tools: reado
     }
     if (!meta) return;
     const name = normalizeToolPolicyName(tool?.name);
-    all.push(name);
+    if (meta.core !== true) all.push(name);
     const pluginId = foldToolName(meta.pluginId);
     if (!pluginId) return;
     const names = byPlugin.get(pluginId);

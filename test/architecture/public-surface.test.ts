@@ -6,7 +6,8 @@ const SURFACES: Record<string, string[]> = {
     'BUNDLED_PLUGINS', 'CallPathError', 'ConfigError', 'DEFAULT_CONFIG_FILE', 'KernelError', 'PincerConfigSchema', 'applyPolicyPipeline',
     'buildBlockedToolResult', 'buildPolicySteps', 'checkConfig', 'createDiagnosticsEmitter', 'createKernel', 'createPluginHost',
     'createPolicyEngine', 'createToolGate', 'createToolLoopDetector', 'defaultConfig', 'discoverConfigPath', 'formatAuditLines',
-    'isCallPathError', 'isKernelError', 'isSessionSandboxed', 'loadConfig', 'loadConfigFile', 'normalizeToolSchema', 'parseConfig',
+    'isCallPathError', 'isKernelError', 'isSessionSandboxed', 'lintPolicyConfig', 'loadConfig', 'loadConfigFile', 'normalizeToolSchema', 'parseConfig',
+    'pluginToolsFromManifests',
     'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError',
   ],
   'pincer/sdk (sdk/index.ts)': [

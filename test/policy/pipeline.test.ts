@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyPolicyPipeline, buildPolicySteps, isSessionSandboxed, WarningOnce, type PolicyStep } from '../../kernel/policy/index.js';
+import { applyPolicyPipeline, buildPolicySteps, isSessionSandboxed, type PolicyStep } from '../../kernel/policy/index.js';
 import { parseConfig } from '../../kernel/config/validate.js';
 
 const core = ['ls', 'read', 'write', 'edit', 'apply_patch', 'exec', 'process', 'message', 'gateway', 'browser', 'sessions_spawn', 'session_status', 'automations', 'view_image'].map((name) => ({ name }));
@@ -86,17 +86,16 @@ describe('the policy pipeline', () => {
     expect(result.explain('read')).toMatchObject({ removal: { layer: 'runtime' } });
   });
 
-  it('warns once per distinct text about unknown allowlist entries, naming the layer', () => {
-    const warningOnce = new WarningOnce();
+  it('warns about unknown allowlist entries in every result, naming the config key and its layer', () => {
     const cfg = parseConfig({ tools: { allow: ['read', 'web_search', 'nope\u0007'] } });
     const steps = buildPolicySteps({ tools: cfg.tools, sandboxed: false, run: {} });
-    const first = applyPolicyPipeline(tools, steps, { warningOnce });
-    const second = applyPolicyPipeline(tools, steps, { warningOnce });
+    const first = applyPolicyPipeline(tools, steps);
+    const second = applyPolicyPipeline(tools, steps);
     expect(first.warnings).toHaveLength(1);
-    expect(first.warnings[0]).toContain('tools.allow');
+    expect(first.warnings[0]).toContain('tools.allow (layer global)');
     expect(first.warnings[0]).toContain('web_search, nope\\x07');
     expect(first.warnings[0]).toMatch(/core tools that are not available/);
-    expect(second.warnings).toEqual([]);
+    expect(second.warnings).toEqual(first.warnings);
   });
 
   it('does not warn about profile members that are unavailable in this runtime', () => {
