@@ -38,7 +38,7 @@ export async function openKernel(ctx: CliContext, options: OpenOptions): Promise
   const logger = createStderrLogger(ctx, options.logLevel ?? 'warn');
   let kernel: Kernel;
   try {
-    kernel = api.createKernel(config, { logger, cwd: ctx.cwd });
+    kernel = api.createKernel(config, { logger, cwd: ctx.cwd, configPath: 'path' in source ? source.path : undefined });
   } catch (cause) {
     throw toCliError(cause, 'KERNEL');
   }

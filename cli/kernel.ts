@@ -85,7 +85,7 @@ export interface KernelApi {
   loadConfig(path: string | undefined, opts: { cwd: string }): Promise<PincerConfig>;
   defaultConfig(opts: { cwd: string }): PincerConfig;
   checkConfig(raw: unknown): { ok: boolean; issues: ConfigIssue[] };
-  createKernel(config: PincerConfig, opts?: { logger?: (record: LogRecordLike) => void; cwd?: string }): Kernel;
+  createKernel(config: PincerConfig, opts?: { logger?: (record: LogRecordLike) => void; cwd?: string; configPath?: string }): Kernel;
 }
 
 /** The record the kernel's logger receives (plugin output arrives with source `plugin:<id>`). */

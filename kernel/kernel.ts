@@ -12,7 +12,7 @@ import { isKnownCoreToolId } from '../protocol/vocabulary/index.js';
 import type { PincerConfig } from './config/schema.js';
 import { collectHooks } from './assembly/hooks.js';
 import { pluginKernelTool } from './assembly/plugin-tool.js';
-import { resolveRun, type ResolvedRun } from './assembly/run-shape.js';
+import { createRunResolver, type ResolvedRun } from './assembly/run-shape.js';
 import { SurfaceCache } from './assembly/surface.js';
 import { createToolSet, type ToolSet } from './assembly/tool-set.js';
 import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
@@ -27,6 +27,8 @@ export interface KernelOptions {
   trustedPolicies?: readonly TrustedToolPolicy[];
   /** Base directory for relative workspace paths (default: process.cwd()). */
   cwd?: string;
+  /** The config file `config` was loaded from: tools may never change it when it lies inside a workspace. */
+  configPath?: string;
 }
 
 export interface Kernel {
@@ -56,14 +58,15 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const host = createPluginHost({ plugins: config.plugins ?? [], logger: log });
   const router = new WorkspaceRouter(host);
   const surfaces = new SurfaceCache(host, (config.plugins ?? []).map((plugin) => plugin.id));
+  const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath });
   const policy = createPolicyEngine(config, { warn: (message) => logger.warn(message) });
   const diagnostics = createDiagnosticsEmitter((error) => logger.warn(`diagnostics listener failed: ${String(error)}`));
   const trusted = options.trustedPolicies ?? [];
 
   function assembleTools(runContext: RunContext = {}): ToolSet {
-    const run = resolveRun(config, runContext, cwd);
+    const run = resolveRun(runContext);
     const surface = surfaces.get(run.enabledPlugins);
-    const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: surface.warnings });
+    const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: [...run.warnings, ...surface.warnings] });
     const target = { provider: run.provider, modelId: run.model };
     const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement };
     const tools: KernelTool[] = result.tools.map((tool) =>

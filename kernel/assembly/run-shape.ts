@@ -1,13 +1,17 @@
 /**
- * Resolve a run context against config: which agent, which session, which plugins, and
- * whether (and where) the session is sandboxed.
+ * Resolve a run context against config: which agent, which session, which plugins, whether
+ * (and where) the session is sandboxed, and what to warn about. Agents, groups, providers
+ * and senders match config keys trimmed and case-insensitively.
  */
 import { resolve } from 'node:path';
 import type { AgentConfig, PincerConfig, SandboxConfig, SandboxMode } from '../config/schema.js';
-import { isSessionSandboxed, resolveMainSessionKey } from '../policy/index.js';
+import { findById, isSessionSandboxed, resolveModelRef, resolveRunSessionKey } from '../policy/index.js';
 import type { RunContext } from '../policy/index.js';
+import { normalizeBackendId } from '../workspace/backends.js';
+import { createProtectedPaths } from '../workspace/protected-paths.js';
 import type { SessionPlacement } from '../workspace/router.js';
 import { RunContextError } from './errors.js';
+import { runShapeWarnings } from './run-warnings.js';
 
 export interface ResolvedRun extends RunContext {
   agentId: string;
@@ -17,6 +21,8 @@ export interface ResolvedRun extends RunContext {
   enabledPlugins: readonly string[] | undefined;
   sandbox: { mode: SandboxMode; sandboxed: boolean; backend: string };
   placement: SessionPlacement;
+  /** What the run names that the config has rules for but none matched. */
+  warnings: readonly string[];
 }
 
 /** The agent a run belongs to: the named one, else the one marked default, else the first, else `main`. */
@@ -29,40 +35,70 @@ function mergedSandbox(config: PincerConfig, agent: AgentConfig | undefined): Sa
   return { ...config.agents?.defaults?.sandbox, ...agent?.sandbox };
 }
 
-export function resolveRun(config: PincerConfig, run: RunContext, cwd: string): ResolvedRun {
-  const agentId = (run.agentId ?? defaultAgentId(config)).trim();
+function workspaceOf(config: PincerConfig, agent: AgentConfig | undefined, cwd: string): string {
+  return resolve(cwd, agent?.workspace ?? config.agents?.defaults?.workspace ?? '.');
+}
+
+export interface RunResolverOptions {
+  /** Base for relative workspaces. */
+  cwd: string;
+  /** The config file the kernel loaded; protected from tools when it lies inside a workspace. */
+  configPath?: string;
+}
+
+export type RunResolver = (run: RunContext) => ResolvedRun;
+
+export function createRunResolver(config: PincerConfig, options: RunResolverOptions): RunResolver {
+  const { cwd } = options;
   const list = config.agents?.list ?? [];
-  const agent = list.find((entry) => entry.id === agentId);
-  // A misspelt agent must not silently get the defaults' (possibly wider) tool set.
-  if (!agent && list.length > 0) {
-    throw new RunContextError('UNKNOWN_AGENT', `no agent "${agentId}" in agents.list (configured: ${list.map((entry) => entry.id).join(', ')})`);
-  }
-  const sessionCtx = { agentId, mainKey: config.session?.mainKey, scope: config.session?.scope };
-  const sessionKey = run.sessionKey?.trim() || resolveMainSessionKey(sessionCtx);
-  const sandbox = mergedSandbox(config, agent);
-  const mode = sandbox.mode ?? 'off';
-  const sandboxed = isSessionSandboxed(mode, sessionKey, sessionCtx);
-  const backend = sandboxed ? (sandbox.backend ?? 'docker') : 'local';
-  const workspace = agent?.workspace ?? config.agents?.defaults?.workspace;
-  // Unset access is left to the backend, whose default (as the reference's) is `none`.
-  const access = sandbox.workspaceAccess;
-  // Backends read `{ agentId, sandbox: {...} }`; the ssh backend takes its connection overrides as `ssh`.
-  const backendConfig = sandboxed
-    ? { agentId, sandbox: { scope: sandbox.scope, ...(access ? { workspaceAccess: access } : {}), ...(sandbox.docker ? { docker: sandbox.docker } : {}) }, ...(sandbox.ssh ? { ssh: sandbox.ssh } : {}) }
-    : undefined;
-  return {
-    ...run,
-    agentId,
-    sessionKey,
-    agent,
-    enabledPlugins: agent?.plugins ?? config.agents?.defaults?.plugins,
-    sandbox: { mode, sandboxed, backend },
-    placement: {
+  const agentsById = Object.fromEntries(list.map((agent) => [agent.id, agent]));
+  const workspaces = [undefined, ...list].map((agent) => workspaceOf(config, agent, cwd));
+  const protectedPaths = createProtectedPaths(config.tools?.fs?.protectedPaths, options.configPath, workspaces);
+
+  return (run) => {
+    const named = (run.agentId ?? defaultAgentId(config)).trim();
+    const agent = findById(agentsById, named)?.value;
+    // A misspelt agent must not silently get the defaults' (possibly wider) tool set.
+    if (!agent && list.length > 0) {
+      throw new RunContextError('UNKNOWN_AGENT', `no agent "${named}" in agents.list (configured: ${list.map((entry) => entry.id).join(', ')}); agent ids compare case-insensitively`);
+    }
+    const agentId = agent?.id ?? named;
+    const { provider, model } = resolveModelRef(run.provider, run.model);
+    const sessionCtx = { agentId, mainKey: config.session?.mainKey, scope: config.session?.scope };
+    const sessionKey = resolveRunSessionKey(run, sessionCtx);
+    const sandbox = mergedSandbox(config, agent);
+    const mode = sandbox.mode ?? 'off';
+    const sandboxed = isSessionSandboxed(mode, sessionKey, sessionCtx);
+    const backend = sandboxed ? (sandbox.backend ?? 'docker') : 'local';
+    const enabledPlugins = agent?.plugins ?? config.agents?.defaults?.plugins;
+    const workspaceDir = workspaceOf(config, agent, cwd);
+    // Unset access is left to the backend, whose default (as the reference's) is `none`.
+    const access = sandbox.workspaceAccess;
+    // Backends read `{ agentId, sessionKey, sandbox: {...} }`; the ssh backend takes its connection overrides as `ssh`.
+    const backendConfig = sandboxed
+      ? { agentId, sessionKey, sandbox: { scope: sandbox.scope, ...(access ? { workspaceAccess: access } : {}), ...(sandbox.docker ? { docker: sandbox.docker } : {}) }, ...(sandbox.ssh ? { ssh: sandbox.ssh } : {}) }
+      : undefined;
+    const agentPrefix = `agents.${agentId}.tools`;
+    return {
+      ...run,
       agentId,
-      backendId: backend,
-      workspaceDir: resolve(cwd, workspace ?? '.'),
-      readOnly: sandboxed && access === 'ro',
-      backendConfig,
-    },
+      sessionKey,
+      provider,
+      model,
+      agent,
+      enabledPlugins,
+      sandbox: { mode, sandboxed, backend },
+      placement: {
+        agentId,
+        backendId: backend,
+        workspaceDir,
+        readOnly: sandboxed && access === 'ro',
+        protectedPaths: protectedPaths(workspaceDir),
+        backendPlugins: enabledPlugins,
+        backendPlugin: findById(config.backendPlugins, normalizeBackendId(backend))?.value,
+        backendConfig,
+      },
+      warnings: runShapeWarnings(config, agentPrefix, { agent, groupId: run.groupId, provider, model, sender: run.sender }),
+    };
   };
 }

@@ -43,6 +43,12 @@ export const PincerConfigSchema = z.strictObject({
     })
     .optional(),
   session: z.strictObject({ mainKey: z.string().trim().min(1).optional(), scope: z.enum(['per-sender', 'global']).optional() }).optional(),
+  /**
+   * Which plugin serves a sandbox backend id, when it is not the bundled one (`local` →
+   * `sandbox-local`, `docker` → `sandbox-docker`, `ssh` → `sandbox-ssh`) or when several
+   * enabled plugins declare the same id.
+   */
+  backendPlugins: z.record(z.string().trim().min(1), z.string().min(1)).optional(),
 });
 
 /** Config as written (host defaults not yet filled in); the host applies its defaults itself. */

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { TOOL_PROFILE_IDS } from '../../protocol/vocabulary/index.js';
+import { normalizeProtectedPath } from '../workspace/protected-paths.js';
 
 const toolName = z.string().min(1, 'a tool name or pattern must not be empty');
 const toolList = z.array(toolName);
@@ -35,6 +36,18 @@ export const LoopDetectionConfigSchema = z.strictObject({
     .optional(),
 });
 
+/** A workspace-relative path no tool may change (`.git`, `.pincer`, `secrets/`). */
+const protectedPath = z.string().superRefine((value, ctx) => {
+  const normalized = normalizeProtectedPath(value);
+  if ('problem' in normalized) ctx.addIssue({ code: 'custom', message: `protected path "${value}" ${normalized.problem}` });
+});
+
+/** `tools.fs`: settings of the file tools' fences. */
+export const FsToolsConfigSchema = z.strictObject({
+  /** Replaces the default `[".git", ".pincer"]`; the loaded config file is protected regardless. */
+  protectedPaths: z.array(protectedPath).optional(),
+});
+
 /** `tools` at the top level. */
 export const ToolsConfigSchema = ToolPolicyConfigSchema.extend({
   profile: profileId.optional(),
@@ -45,6 +58,7 @@ export const ToolsConfigSchema = ToolPolicyConfigSchema.extend({
     .strictObject({ tools: ToolPolicyConfigSchema.optional(), maxSpawnDepth: z.number().int().min(1).optional() })
     .optional(),
   loopDetection: LoopDetectionConfigSchema.optional(),
+  fs: FsToolsConfigSchema.optional(),
 });
 
 /** `agents.list[].tools`: the same policy keys, per agent. */

@@ -53,6 +53,8 @@ function crossCheck(config: PincerConfig): ConfigIssue[] {
   config.agents?.defaults?.plugins?.forEach((id, j) => unknownPlugin(`agents.defaults.plugins[${j}]`, id));
   issues.push(...ambiguousKeys('groups', config.groups), ...ambiguousKeys('tools.byProvider', config.tools?.byProvider), ...ambiguousKeys('tools.toolsBySender', config.tools?.toolsBySender));
   for (const [id, group] of Object.entries(config.groups ?? {})) issues.push(...ambiguousKeys(`groups.${id}.toolsBySender`, group.toolsBySender));
+  issues.push(...ambiguousKeys('backendPlugins', config.backendPlugins));
+  for (const [backend, id] of Object.entries(config.backendPlugins ?? {})) unknownPlugin(`backendPlugins.${backend}`, id);
   return issues;
 }
 
