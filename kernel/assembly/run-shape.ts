@@ -53,7 +53,7 @@ export function createRunResolver(config: PincerConfig, options: RunResolverOpti
   const list = config.agents?.list ?? [];
   const agentsById = Object.fromEntries(list.map((agent) => [agent.id, agent]));
   const workspaces = [undefined, ...list].map((agent) => workspaceOf(config, agent, cwd));
-  const protectedPaths = createProtectedPaths(config.tools?.fs?.protectedPaths, options.configPath, workspaces);
+  const protectedPaths = createProtectedPaths(config.tools?.fs?.protectedPaths, options.configPath && resolve(cwd, options.configPath), workspaces);
 
   return (run) => {
     const named = (run.agentId ?? defaultAgentId(config)).trim();

@@ -42,7 +42,13 @@ export const PincerConfigSchema = z.strictObject({
       list: z.array(AgentConfigSchema).optional(),
     })
     .optional(),
-  session: z.strictObject({ mainKey: z.string().trim().min(1).optional(), scope: z.enum(['per-sender', 'global']).optional() }).optional(),
+  session: z
+    .strictObject({
+      // One segment: a group's key (`agent:<a>:group:<g>`) can then never equal the main one.
+      mainKey: z.string().trim().min(1).regex(/^[^:]+$/, 'session.mainKey is one segment (no ":"), so no group or channel session can be the main one').optional(),
+      scope: z.enum(['per-sender', 'global']).optional(),
+    })
+    .optional(),
   /**
    * Which plugin serves a sandbox backend id, when it is not the bundled one (`local` →
    * `sandbox-local`, `docker` → `sandbox-docker`, `ssh` → `sandbox-ssh`) or when several

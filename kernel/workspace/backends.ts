@@ -29,7 +29,7 @@ export interface BackendChoice {
 }
 
 /** The operator-shaped message for a backend nobody provides. */
-export function missingBackendMessage(backendId: string, agentId: string, known: Iterable<string>): string {
+function missingBackendMessage(backendId: string, agentId: string, known: Iterable<string>): string {
   const available = [...known];
   // Docker is the default backend, so for any other id the other way out is to go back to it.
   const alternative = backendId === 'docker' ? `set agents.${agentId}.sandbox.mode to "off"` : `set agents.${agentId}.sandbox.backend back to "docker"`;

@@ -5,7 +5,8 @@
  * canonical resolution; here it is only computed, once per workspace, at kernel creation.
  */
 import { realpathSync } from 'node:fs';
-import { isAbsolute, posix, relative, sep } from 'node:path';
+import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import { ConfigError } from '../config/errors.js';
 
 export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze(['.git', '.pincer']);
 
@@ -41,12 +42,16 @@ function inside(dir: string, file: string): string | undefined {
 /**
  * The protected paths of each workspace, computed up front for the given workspaces
  * (assembly stays free of disk access); any other workspace is computed on first use.
+ * An entry that is not a workspace-relative path is an error, never silently dropped.
  */
-export function createProtectedPaths(configured: readonly string[] | undefined, configPath: string | undefined, workspaces: Iterable<string>): (workspaceDir: string) => readonly string[] {
-  const base = (configured ?? DEFAULT_PROTECTED_PATHS).flatMap((entry) => {
+export function createProtectedPaths(configured: readonly string[] | undefined, configFile: string | undefined, workspaces: Iterable<string>): (workspaceDir: string) => readonly string[] {
+  const base = (configured ?? DEFAULT_PROTECTED_PATHS).map((entry, index) => {
     const normalized = normalizeProtectedPath(entry);
-    return 'path' in normalized ? [normalized.path] : [];
+    if ('path' in normalized) return normalized.path;
+    const path = `tools.fs.protectedPaths[${index}]`;
+    throw new ConfigError('CONFIG_INVALID', 'config is invalid', [{ path, message: `protected path "${entry}" ${normalized.problem}` }]);
   });
+  const configPath = configFile === undefined ? undefined : resolve(configFile);
   const byWorkspace = new Map<string, readonly string[]>();
   const compute = (workspaceDir: string): readonly string[] => {
     // The config as named and as resolved: a symlinked workspace or config path must not hide it.

@@ -38,6 +38,20 @@ describe('config validation', () => {
     ]));
   });
 
+  it('refuses keys the id rule cannot tell apart, and a main session key with ":" in it', () => {
+    const result = checkConfig({
+      groups: { Team: {}, ' team': {} },
+      tools: { byProvider: { openai: {}, OpenAI: {} } },
+      agents: { list: [{ id: 'main' }, { id: 'Main' }] },
+    });
+    expect(result.issues).toEqual([
+      { path: 'agents.list[1].id', message: expect.stringContaining('same id as "main"') },
+      { path: 'groups. team', message: expect.stringContaining('"Team"') },
+      { path: 'tools.byProvider.OpenAI', message: expect.stringContaining('case-insensitively') },
+    ]);
+    expect(checkConfig({ session: { mainKey: 'group:x' } }).issues).toEqual([{ path: 'session.mainKey', message: expect.stringContaining('one segment') }]);
+  });
+
   it('requires exactly one of command or module for a plugin', () => {
     expect(checkConfig({ plugins: [{ id: 'x' }] }).issues[0]).toMatchObject({ path: 'plugins[0]' });
   });

@@ -39,6 +39,10 @@ describe('tools.fs.protectedPaths', () => {
     expect(createProtectedPaths(['secrets'], path.join(dir, 'elsewhere.json'), [ws])(ws)).toEqual(['secrets']);
     expect(createProtectedPaths([], undefined, [])(ws)).toEqual([]);
   });
+
+  it('refuses an invalid entry even in a config that skipped validation, naming its path', () => {
+    expect(() => createKernel({ tools: { fs: { protectedPaths: ['.git', '../up'] } } })).toThrow(/tools\.fs\.protectedPaths\[1\]: protected path "\.\.\/up" must stay inside the workspace/);
+  });
 });
 
 describe('the protected paths of a session', () => {
@@ -53,7 +57,8 @@ describe('the protected paths of a session', () => {
 
   it('reach the backend in sandbox/prepare, with the config file the kernel loaded', async () => {
     const ws = mkdtempSync(path.join(dir, 'lib-'));
-    const kernel = createKernel(recorderConfig(ws), { logger: () => undefined, configPath: path.join(ws, 'pincer.config.json') });
+    // A relative config path is the kernel's cwd's, as a relative workspace is.
+    const kernel = createKernel(recorderConfig(ws), { logger: () => undefined, cwd: ws, configPath: 'pincer.config.json' });
     await kernel.start();
     try {
       const result = await kernel.assembleTools({ sessionKey: 's1' }).execute('peek', { path: '@prepare' });
