@@ -48,6 +48,11 @@ export interface RunResolverOptions {
 
 export type RunResolver = (run: RunContext) => ResolvedRun;
 
+const SHAPE_CACHE_LIMIT = 256;
+
+/** The part of a resolved run that depends only on its ids. */
+type RunShape = Omit<ResolvedRun, Exclude<keyof RunContext, 'agentId' | 'sessionKey' | 'provider' | 'model'>>;
+
 export function createRunResolver(config: PincerConfig, options: RunResolverOptions): RunResolver {
   const { cwd } = options;
   const list = config.agents?.list ?? [];
@@ -55,7 +60,10 @@ export function createRunResolver(config: PincerConfig, options: RunResolverOpti
   const workspaces = [undefined, ...list].map((agent) => workspaceOf(config, agent, cwd));
   const protectedPaths = createProtectedPaths(config.tools?.fs?.protectedPaths, options.configPath && resolve(cwd, options.configPath), workspaces);
 
-  return (run) => {
+  /** What the run's ids resolve to, cached per shape (bounded): assembly is a hot path. */
+  const shapes = new Map<string, RunShape>();
+
+  function resolveShape(run: RunContext): RunShape {
     const named = (run.agentId ?? defaultAgentId(config)).trim();
     const agent = findById(agentsById, named)?.value;
     // A misspelt agent must not silently get the defaults' (possibly wider) tool set.
@@ -78,17 +86,15 @@ export function createRunResolver(config: PincerConfig, options: RunResolverOpti
     const backendConfig = sandboxed
       ? { agentId, sessionKey, sandbox: { scope: sandbox.scope, ...(access ? { workspaceAccess: access } : {}), ...(sandbox.docker ? { docker: sandbox.docker } : {}) }, ...(sandbox.ssh ? { ssh: sandbox.ssh } : {}) }
       : undefined;
-    const agentPrefix = `agents.${agentId}.tools`;
-    return {
-      ...run,
+    return Object.freeze({
       agentId,
       sessionKey,
       provider,
       model,
       agent,
       enabledPlugins,
-      sandbox: { mode, sandboxed, backend },
-      placement: {
+      sandbox: Object.freeze({ mode, sandboxed, backend }),
+      placement: Object.freeze({
         agentId,
         backendId: backend,
         workspaceDir,
@@ -97,8 +103,20 @@ export function createRunResolver(config: PincerConfig, options: RunResolverOpti
         backendPlugins: enabledPlugins,
         backendPlugin: findById(config.backendPlugins, normalizeBackendId(backend))?.value,
         backendConfig,
-      },
-      warnings: runShapeWarnings(config, agentPrefix, { agent, groupId: run.groupId, provider, model, sender: run.sender }),
-    };
+      }),
+      warnings: Object.freeze(runShapeWarnings(config, `agents.${agentId}.tools`, { agent, groupId: run.groupId, provider, model, sender: run.sender })),
+    });
+  }
+
+  return (run) => {
+    const s = run.sender;
+    const key = JSON.stringify([run.agentId, run.sessionKey, run.groupId, run.provider, run.model, s?.id, s?.username, s?.e164, s?.name]);
+    let shape = shapes.get(key);
+    if (!shape) {
+      shape = resolveShape(run);
+      if (shapes.size >= SHAPE_CACHE_LIMIT) shapes.delete(shapes.keys().next().value as string);
+      shapes.set(key, shape);
+    }
+    return { ...run, ...shape };
   };
 }
