@@ -59,7 +59,8 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const router = new WorkspaceRouter(host);
   const surfaces = new SurfaceCache(host, (config.plugins ?? []).map((plugin) => plugin.id));
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath });
-  const policy = createPolicyEngine(config, { warn: (message) => logger.warn(message) });
+  // Policy warnings have their own source, so a door that shows a ToolSet's warnings can leave these log lines out.
+  const policy = createPolicyEngine(config, { warn: (message) => log({ level: 'warn', source: 'policy', message }) });
   const diagnostics = createDiagnosticsEmitter((error) => logger.warn(`diagnostics listener failed: ${String(error)}`));
   const trusted = options.trustedPolicies ?? [];
 

@@ -104,7 +104,7 @@ export function createRunResolver(config: PincerConfig, options: RunResolverOpti
         backendPlugin: findById(config.backendPlugins, normalizeBackendId(backend))?.value,
         backendConfig,
       }),
-      warnings: Object.freeze(runShapeWarnings(config, `agents.${agentId}.tools`, { agent, groupId: run.groupId, provider, model, sender: run.sender })),
+      warnings: Object.freeze(runShapeWarnings(config, `agents.${agentId}.tools`, { agentId: run.agentId, agent, groupId: run.groupId, provider, model, sender: run.sender })),
     });
   }
 

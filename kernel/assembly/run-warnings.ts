@@ -1,6 +1,6 @@
 /**
  * Warnings about a run shape that names something the config has rules for but that
- * matches none of them: a group, a provider (or a model without one), a sender. A typo
+ * matches none of them: an agent, a group, a provider (or a model without one), a sender. A typo
  * in a flag must not be accepted in silence while the rules it meant do not apply.
  * Nothing is said when the config has no rules of that kind at all.
  */
@@ -9,6 +9,8 @@ import { foldId, selectGroups, selectProvider, senderToolPolicy, WILDCARD_GROUP,
 import { sanitizeAuditField } from '../policy/index.js';
 
 interface RunShape {
+  /** The agent id the run named, if it named one. */
+  agentId?: string;
   agent: AgentConfig | undefined;
   groupId?: string;
   provider?: string;
@@ -25,6 +27,10 @@ function describeSender(sender: RunSender): string {
 
 export function runShapeWarnings(config: PincerConfig, agentPrefix: string, run: RunShape): string[] {
   const warnings: string[] = [];
+  // With agents listed an unknown id is an error (see run-shape.ts); with none, `main` is the implicit one.
+  if (!run.agent && run.agentId !== undefined && foldId(run.agentId) !== 'main') {
+    warnings.push(`run: agent ${quoted(run.agentId)} is not configured (agents.list is empty), so only the global rules apply to it.`);
+  }
   const groupKeys = Object.keys(config.groups ?? {});
   const groups = selectGroups(config.groups, run.groupId);
   if (foldId(run.groupId) && !groups.specific && !groups.wildcard && groupKeys.length > 0) {

@@ -87,4 +87,16 @@ describe('providers, models and ids', () => {
     ]);
     expect(kernel.assembleTools({ model: 'gpt-4o' }).warnings).toEqual([expect.stringMatching(/^run: model "gpt-4o" names no provider, so no byProvider entry applies/)]);
   });
+
+  it('warns about an agent id when no agents are listed, and refuses one when some are', async () => {
+    const bare = createKernel({ plugins: bundledPluginConfigs() }, { logger: () => undefined });
+    await bare.start();
+    try {
+      expect(bare.assembleTools({ agentId: 'suport' }).warnings).toEqual([expect.stringMatching(/^run: agent "suport" is not configured \(agents\.list is empty\)/)]);
+      expect(bare.assembleTools({ agentId: 'main' }).warnings).toEqual([]);
+    } finally {
+      await bare.stop();
+    }
+    expect(() => kernel.assembleTools({ agentId: 'suport' })).toThrow(/no agent "suport" in agents\.list \(configured: main\)/);
+  });
 });
