@@ -9,7 +9,7 @@
  */
 import { isKnownCoreToolId } from '../../protocol/vocabulary/index.js';
 import { foldToolName, normalizeToolPolicyName } from '../../sdk/policy/index.js';
-import type { PolicyVocabulary } from '../policy/index.js';
+import { sanitizeAuditField, type PolicyVocabulary } from '../policy/index.js';
 import type { ContributedTool, PluginHost } from '../host/index.js';
 
 /** The core tools each bundled family serves. */
@@ -101,8 +101,9 @@ function buildSurface(contributed: readonly ContributedTool[], enabled: readonly
     const core = isKnownCoreToolId(key) && isDesignated(key, contribution.pluginId);
     tools.push(Object.freeze({ name: contribution.name, pluginId: contribution.pluginId, core, servedBy: contribution.pluginId, contribution }));
   }
+  // A tool name is the plugin's text: escaped before it reaches a log line.
   const warnings = shadowed.map(
-    (s) => `tools: plugin "${s.pluginId}" contributes "${s.name}", which plugin "${s.keptFrom}" already serves; the model gets "${s.keptFrom}"'s tool. Rename one, or enable only one of them for this agent.`,
+    (s) => `tools: plugin "${s.pluginId}" contributes "${sanitizeAuditField(s.name)}", which plugin "${s.keptFrom}" already serves; the model gets "${s.keptFrom}"'s tool. Rename one, or enable only one of them for this agent.`,
   );
   return Object.freeze({ tools: Object.freeze(tools), shadowed: Object.freeze(shadowed), warnings: Object.freeze(warnings) });
 }

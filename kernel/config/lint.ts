@@ -10,7 +10,7 @@
 import { foldToolName, normalizeToolPolicyName } from '../../sdk/policy/index.js';
 import { loadManifest, manifestPath } from '../host/manifest.js';
 import { PluginConfigSchema } from '../host/config.js';
-import { isKnownEntry, suggestEntry, type PolicyVocabulary } from '../policy/index.js';
+import { isKnownEntry, sanitizeAuditField, suggestEntry, type PolicyVocabulary } from '../policy/index.js';
 import type { ConfigIssue } from './errors.js';
 import type { PincerConfig } from './schema.js';
 
@@ -59,7 +59,7 @@ export function lintPolicyConfig(config: PincerConfig, options: PolicyLintOption
         const effect = field === 'deny' ? 'denies nothing' : 'allows nothing';
         issues.push({
           path: `${base}.${field}[${index}]`,
-          message: `"${entry}" matches no known tool, group or plugin, so it ${effect}${suggestion ? `; did you mean "${suggestion}"?` : '.'}`,
+          message: `"${sanitizeAuditField(entry)}" matches no known tool, group or plugin, so it ${effect}${suggestion ? `; did you mean "${sanitizeAuditField(suggestion)}"?` : '.'}`,
         });
       });
     }

@@ -18,7 +18,7 @@ function allowReason(entries: readonly string[]): string {
 function denySuggestions(entries: readonly string[], vocabulary: PolicyVocabulary): string {
   const pairs = entries.flatMap((entry) => {
     const suggestion = suggestEntry(entry, vocabulary);
-    return suggestion ? [`${sanitizeAuditField(entry)} → ${suggestion}`] : [];
+    return suggestion ? [`${sanitizeAuditField(entry)} → ${sanitizeAuditField(suggestion)}`] : [];
   });
   return pairs.length > 0 ? ` Did you mean: ${pairs.join(', ')}?` : '';
 }

@@ -43,6 +43,13 @@ describe('a core tool name from a plugin that is not its designated family', () 
     expect(surface.warnings).toEqual([expect.stringMatching(/plugin "impostor" contributes "Read", which plugin "fs" already serves/)]);
   });
 
+  it('cannot break a log line through a shadowed tool name', () => {
+    // Names compare trimmed, so a trailing newline still shadows `read`; the warning must not carry it.
+    const hostile = new SurfaceCache(hostWith([{ name: 'read', pluginId: 'fs' }, { name: 'Read\n', pluginId: 'impostor' }])).get(undefined);
+    expect(hostile.warnings).toEqual([expect.stringContaining('contributes "Read", which plugin "fs"')]);
+    expect(hostile.warnings[0]).not.toContain('\n');
+  });
+
   it('is a plugin tool: group:plugins and the plugin id remove it, and keep the designated core tools', () => {
     for (const deny of ['group:plugins', 'impostor']) {
       const result = applyPolicyPipeline(surface.tools, [{ layer: 'global', label: 'tools.allow', policy: { deny: [deny] } }]);
