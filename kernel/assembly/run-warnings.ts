@@ -5,8 +5,8 @@
  * Nothing is said when the config has no rules of that kind at all.
  */
 import type { AgentConfig, PincerConfig } from '../config/schema.js';
-import { foldId, selectGroups, selectProvider, senderToolPolicy, WILDCARD_GROUP, type RunSender } from '../policy/index.js';
-import { sanitizeAuditField } from '../policy/index.js';
+import type { ProviderToolPolicyConfig } from '../config/tools-schema.js';
+import { boundedNames, foldId, sanitizeAuditField, selectGroups, selectProvider, senderToolPolicy, WILDCARD_GROUP, type RunSender } from '../policy/index.js';
 
 interface RunShape {
   /** The agent id the run named, if it named one. */
@@ -19,7 +19,11 @@ interface RunShape {
 }
 
 const quoted = (value: string): string => `"${sanitizeAuditField(value)}"`;
-const listed = (keys: string[]): string => keys.map(sanitizeAuditField).join(', ');
+/** At most 50 keys, escaped: a config may list many groups. */
+const listed = (keys: string[]): string => {
+  const { names, truncated } = boundedNames(keys);
+  return names.join(', ') + (truncated ? ', ...' : '');
+};
 
 function describeSender(sender: RunSender): string {
   return Object.entries(sender).filter(([, value]) => typeof value === 'string' && value.trim()).map(([field, value]) => `${field} ${quoted(value as string)}`).join(', ');
@@ -36,10 +40,10 @@ export function runShapeWarnings(config: PincerConfig, agentPrefix: string, run:
   if (foldId(run.groupId) && !groups.specific && !groups.wildcard && groupKeys.length > 0) {
     warnings.push(`run: group ${quoted(run.groupId!)} matches no entry under groups (configured: ${listed(groupKeys)}; ids compare case-insensitively), so no group rule applies. Add groups.${WILDCARD_GROUP} for groups the config does not list.`);
   }
-  const providerMaps: [string, Record<string, unknown> | undefined][] = [['tools', config.tools?.byProvider], [agentPrefix, run.agent?.tools?.byProvider]];
+  const providerMaps: [string, Record<string, ProviderToolPolicyConfig> | undefined][] = [['tools', config.tools?.byProvider], [agentPrefix, run.agent?.tools?.byProvider]];
   const providerKeys = providerMaps.flatMap(([, map]) => Object.keys(map ?? {}));
   if (providerKeys.length > 0) {
-    const matched = providerMaps.some(([prefix, map]) => selectProvider(map as never, prefix, run));
+    const matched = providerMaps.some(([prefix, map]) => selectProvider(map, prefix, run));
     if (!run.provider && run.model) {
       warnings.push(`run: model ${quoted(run.model)} names no provider, so no byProvider entry applies (configured: ${listed(providerKeys)}). Give the provider, or the model as provider/model.`);
     } else if (run.provider && !matched) {

@@ -19,7 +19,7 @@ export { canonicalizeSessionKey, resolveMainSessionKey, resolveRunSessionKey, gr
 export type { SessionKeyContext } from './session-key.js';
 export { pickToolPolicy, profilePolicy } from './policy-forms.js';
 export type { ToolPolicyConfig } from './policy-forms.js';
-export { sanitizeAuditField, escapeControlChars } from './sanitize.js';
+export { sanitizeAuditField, escapeControlChars, boundedNames } from './sanitize.js';
 export { normalizeToolPolicyName } from './normalize.js';
 export type { RunContext, RunSender, RunTrigger } from './run-context.js';
 export type { ToolPolicy, PolicyStep, PolicyLayerId, PolicyRemoval, ToolExplanation, ConfigList } from './types.js';
