@@ -3,7 +3,8 @@
  * whether (and where) the session is sandboxed.
  */
 import { resolve } from 'node:path';
-import type { AgentConfig, PincerConfig, SandboxConfig, SandboxMode } from '../config/schema.js';
+import type { AgentConfig, PincerConfig, SandboxMode } from '../config/schema.js';
+import { resolveAgentSandbox } from '../config/sandbox-merge.js';
 import { isSessionSandboxed, resolveMainSessionKey } from '../policy/index.js';
 import type { RunContext } from '../policy/index.js';
 import type { SessionPlacement } from '../workspace/router.js';
@@ -25,10 +26,6 @@ export function defaultAgentId(config: PincerConfig): string {
   return (list.find((agent) => agent.default) ?? list[0])?.id ?? 'main';
 }
 
-function mergedSandbox(config: PincerConfig, agent: AgentConfig | undefined): SandboxConfig {
-  return { ...config.agents?.defaults?.sandbox, ...agent?.sandbox };
-}
-
 export function resolveRun(config: PincerConfig, run: RunContext, cwd: string): ResolvedRun {
   const agentId = (run.agentId ?? defaultAgentId(config)).trim();
   const list = config.agents?.list ?? [];
@@ -39,7 +36,7 @@ export function resolveRun(config: PincerConfig, run: RunContext, cwd: string): 
   }
   const sessionCtx = { agentId, mainKey: config.session?.mainKey, scope: config.session?.scope };
   const sessionKey = run.sessionKey?.trim() || resolveMainSessionKey(sessionCtx);
-  const sandbox = mergedSandbox(config, agent);
+  const sandbox = resolveAgentSandbox(config, agent);
   const mode = sandbox.mode ?? 'off';
   const sandboxed = isSessionSandboxed(mode, sessionKey, sessionCtx);
   const backend = sandboxed ? (sandbox.backend ?? 'docker') : 'local';

@@ -115,7 +115,8 @@ export class WorkspaceRouter {
       .catch((error: unknown) => {
         // A failed prepare is retried by the next request instead of being cached forever.
         session.prepared = undefined;
-        throw error;
+        // A refused sandbox (SECURITY_VIOLATION…) reaches the tool with its code, like any workspace refusal.
+        throw keepWorkspaceCode(error);
       });
     await session.prepared;
     const { sessionKey: _ignored, ...rest } = params;

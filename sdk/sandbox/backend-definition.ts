@@ -11,6 +11,8 @@ export interface OpenedWorkspace {
   workspace: WorkspaceService;
   workdir: string;
   reused?: boolean;
+  /** Called on every operation of the session, so "last used" follows real use (prune). */
+  onUse?(): void;
   close?(): Promise<void>;
 }
 
@@ -45,7 +47,9 @@ export function defineWorkspaceBackend(spec: WorkspaceBackendSpec): SandboxBacke
   const get = async (session: string): Promise<WorkspaceService> => {
     const opened = sessions.get(session);
     if (!opened) throw new WorkspaceError('PATH_NOT_ADMITTED', `No sandbox prepared for session "${session}" on backend "${spec.id}"; the kernel must call sandbox/prepare first.`);
-    return (await opened).workspace;
+    const ready = await opened;
+    ready.onUse?.();
+    return ready.workspace;
   };
   const wire = <T>(p: Promise<T>) => p.catch((e: unknown) => { throw toWireError(e); });
   return {

@@ -3,9 +3,11 @@ import { splitSandboxBindSpec } from './bind-spec.js';
 import { SANDBOX_AGENT_WORKSPACE_MOUNT, SANDBOX_WORKSPACE_MOUNT } from './constants.js';
 import { SandboxError } from './errors.js';
 import { isPathInside, normalizeHostPath, resolvePathViaExistingAncestor } from './host-paths.js';
+import { hardeningViolations, type HardeningConfig } from './validate-hardening.js';
 
 /**
- * Security validation of a container's creation parameters (SPEC §5.8).
+ * Security validation of a container's creation parameters (SPEC §5.8): binds and network
+ * here, the container's own hardening in validate-hardening.ts.
  * Threat model: the config is written by a trusted operator, but may be a foot-gun or
  * carry injected values; nothing here may quietly hand the host to the sandbox.
  */
@@ -21,23 +23,20 @@ export const BLOCKED_HOME_SUBPATHS: readonly string[] = [
 
 export const RESERVED_CONTAINER_TARGETS: readonly string[] = [SANDBOX_WORKSPACE_MOUNT, SANDBOX_AGENT_WORKSPACE_MOUNT];
 
-export interface SandboxSecurityConfig {
+export interface SandboxSecurityConfig extends HardeningConfig {
   binds?: readonly string[];
   network?: string;
-  seccompProfile?: string;
-  apparmorProfile?: string;
   /** Bind sources must live under one of these (typically the workspace and agent workspace). */
   allowedSourceRoots?: readonly string[];
-  dangerouslyAllowReservedContainerTargets?: boolean;
-  dangerouslyAllowExternalBindSources?: boolean;
-  dangerouslyAllowContainerNamespaceJoin?: boolean;
 }
 
 export interface SandboxSecurityEnv {
   /** Home directories whose credential sub-directories are blocked. */
   home?: string | readonly string[];
-  /** Canonicalizer (deepest existing ancestor); injectable for tests. */
+  /** Canonicalizer (symlinks followed, dangling ones too); injectable for tests. */
   resolve?: (path: string) => string;
+  /** Reads a seccomp profile file; injectable for tests. */
+  readProfile?: (path: string) => string;
 }
 
 const PREFIX = 'Sandbox security:';
@@ -47,7 +46,7 @@ function violation(message: string, data: Record<string, unknown>): SandboxError
   return new SandboxError('SECURITY_VIOLATION', `${PREFIX} ${message}`, { data });
 }
 
-function blockedPaths(env: Required<SandboxSecurityEnv>): string[] {
+function blockedPaths(env: Required<Omit<SandboxSecurityEnv, 'readProfile'>>): string[] {
   const homes = typeof env.home === 'string' ? [env.home] : [...env.home];
   const out = new Set(BLOCKED_HOST_PATHS.map(normalizeHostPath));
   for (const home of homes.filter(Boolean)) {
@@ -116,15 +115,13 @@ function validateNetwork(network: string | undefined, allowJoin: boolean): void 
   }
 }
 
-function validateProfile(kind: 'seccomp' | 'apparmor', profile: string | undefined): void {
-  if (profile?.trim().toLowerCase() !== 'unconfined') return;
-  const what = kind === 'seccomp' ? 'disabling seccomp removes syscall filtering' : 'disabling AppArmor removes mandatory access control';
-  throw violation(`${kind} profile "${profile}" is blocked: ${what} and weakens sandbox isolation. Use a named ${kind} profile or remove sandbox.docker.${kind}Profile.`, { profile, rule: `${kind}-unconfined` });
-}
-
-/** Throws SandboxError('SECURITY_VIOLATION') naming the bind or setting and the fix; returns when safe. */
-export function validateSandboxSecurity(config: SandboxSecurityConfig, env: SandboxSecurityEnv = {}): void {
-  const resolved: Required<SandboxSecurityEnv> = {
+/**
+ * Every refusal of this config, each a SandboxError (`SECURITY_VIOLATION`, or `CONFIG_INVALID`
+ * for an unreadable seccomp profile) naming the bind or setting and the fix. `pincer config
+ * check` reports them all; a backend refuses on the first.
+ */
+export function sandboxSecurityViolations(config: SandboxSecurityConfig, env: SandboxSecurityEnv = {}): SandboxError[] {
+  const resolved: Required<Omit<SandboxSecurityEnv, 'readProfile'>> = {
     home: env.home ?? (process.env.HOME ? [process.env.HOME] : []),
     resolve: env.resolve ?? resolvePathViaExistingAncestor,
   };
@@ -133,10 +130,23 @@ export function validateSandboxSecurity(config: SandboxSecurityConfig, env: Sand
     config.dangerouslyAllowExternalBindSources || !config.allowedSourceRoots?.length
       ? null
       : [...new Set(config.allowedSourceRoots.filter((r) => r.startsWith('/')).flatMap((r) => [normalizeHostPath(r), resolved.resolve(r)]))];
+  const out: SandboxError[] = [];
+  const collect = (check: () => void) => {
+    try {
+      check();
+    } catch (error) {
+      out.push(error as SandboxError);
+    }
+  };
   for (const bind of config.binds ?? []) {
-    if (bind.trim()) validateBind(bind, config, blocked, roots, resolved.resolve);
+    if (bind.trim()) collect(() => validateBind(bind, config, blocked, roots, resolved.resolve));
   }
-  validateNetwork(config.network, config.dangerouslyAllowContainerNamespaceJoin === true);
-  validateProfile('seccomp', config.seccompProfile);
-  validateProfile('apparmor', config.apparmorProfile);
+  collect(() => validateNetwork(config.network, config.dangerouslyAllowContainerNamespaceJoin === true));
+  return [...out, ...hardeningViolations(config, env.readProfile)];
+}
+
+/** Throws the first refusal of this config; returns when it is safe. */
+export function validateSandboxSecurity(config: SandboxSecurityConfig, env: SandboxSecurityEnv = {}): void {
+  const [first] = sandboxSecurityViolations(config, env);
+  if (first) throw first;
 }
