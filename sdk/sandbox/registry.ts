@@ -18,6 +18,8 @@ export interface SandboxRegistry {
   set(entry: SandboxRegistryEntry): void;
   delete(name: string): void;
   list(): SandboxRegistryEntry[];
+  /** Records a use of a known sandbox now; unknown names are ignored. */
+  touch(name: string, atMs: number): void;
 }
 
 /** In-memory registry (tests, one-shot runs). */
@@ -27,6 +29,10 @@ export class MemorySandboxRegistry implements SandboxRegistry {
   set(entry: SandboxRegistryEntry) { this.entries.set(entry.name, entry); }
   delete(name: string) { this.entries.delete(name); }
   list() { return [...this.entries.values()]; }
+  touch(name: string, atMs: number) {
+    const entry = this.get(name);
+    if (entry && atMs > entry.lastUsedAtMs) this.set({ ...entry, lastUsedAtMs: atMs });
+  }
 }
 
 /**
@@ -50,6 +56,15 @@ export class JsonFileSandboxRegistry extends MemorySandboxRegistry {
   override set(entry: SandboxRegistryEntry) {
     this.reload();
     super.set(entry);
+    writeRegistryFile(this.file, this.list());
+  }
+
+  /** Only the last use changes: what another process recorded about the entry is kept. */
+  override touch(name: string, atMs: number) {
+    this.reload();
+    const entry = this.entries.get(name);
+    if (!entry || atMs <= entry.lastUsedAtMs) return;
+    super.set({ ...entry, lastUsedAtMs: atMs });
     writeRegistryFile(this.file, this.list());
   }
 

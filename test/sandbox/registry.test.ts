@@ -52,6 +52,12 @@ describe('the sandbox registry file', () => {
     expect(again.list().map((e) => [e.name, e.lastUsedAtMs]).sort()).toEqual([['a', 30], ['b', 20]]);
     cli.delete('a');
     expect(new JsonFileSandboxRegistry(file).list().map((e) => e.name)).toEqual(['b']);
+    // A use only moves the last-use time forward, keeping what another process recorded.
+    cli.set({ ...entry('b', 20), createdAtMs: 5 });
+    serve.touch('b', 40);
+    serve.touch('b', 35);
+    serve.touch('unknown', 50);
+    expect(new JsonFileSandboxRegistry(file).list()).toEqual([{ ...entry('b', 40), createdAtMs: 5 }]);
   });
 
   it('tightens a file an older version left world-readable on its next write', () => {

@@ -39,6 +39,7 @@ export class DockerSandbox {
   readonly docker: Docker;
   readonly registry: SandboxRegistry;
   private readonly inflight = new Map<string, Promise<DockerSandboxHandle>>();
+  private readonly lastTouched = new Map<string, number>();
 
   constructor(readonly options: DockerSandboxOptions) {
     this.docker = options.docker ?? new Docker();
@@ -152,7 +153,9 @@ export class DockerSandbox {
 
   /** Marks the sandbox used now; the backend calls it on every operation so prune sees activity. */
   touch(name: string): void {
-    const e = this.registry.get(name);
-    if (e && this.now() - e.lastUsedAtMs >= TOUCH_RESOLUTION_MS) this.registry.set({ ...e, lastUsedAtMs: this.now() });
+    const now = this.now();
+    if (now - (this.lastTouched.get(name) ?? 0) < TOUCH_RESOLUTION_MS) return;
+    this.lastTouched.set(name, now);
+    this.registry.touch(name, now);
   }
 }
