@@ -87,7 +87,7 @@ function auditAgent(config: PincerConfig, agentId: string, cwd: string, out: San
   for (const flag of Object.keys(DANGEROUS_DOCKER_FLAGS) as DangerousDockerFlag[]) {
     if (d[flag] !== true) continue;
     const layer = [...layers].reverse().find((l) => l.docker[flag] === true);
-    out.warnings.push({ path: `${layer?.path ?? 'sandbox.docker'}.${flag}`, message: `dangerous override in effect: ${DANGEROUS_DOCKER_FLAGS[flag]}`, agent: agentId });
+    out.warnings.push({ path: `${layer?.path ?? 'sandbox.docker'}.${flag}`, message: DANGEROUS_DOCKER_FLAGS[flag], agent: agentId });
   }
 }
 

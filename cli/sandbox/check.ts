@@ -39,7 +39,8 @@ async function checkDocker(config: PincerConfig, agentId: string | undefined, cw
   const resolved = dockerConfig(config, agentId);
   const engine = await connectDocker();
   try {
-    result.checks.push(...(await dockerSelfTest(engine, resolved)).checks);
+    const report = await dockerSelfTest(engine, resolved);
+    result.checks.push(...report.checks.map((c) => (c.name === 'engine' ? { ...c, detail: `${c.detail} at ${engine.endpoint}` } : c)));
     result.ok = true;
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'UNKNOWN';
