@@ -31,6 +31,12 @@ const WORKSPACE_CODES = new Set<string>(WORKSPACE_ERROR_CODES);
 export function toWireError(error: unknown): unknown {
   if (!(error instanceof SandboxError)) return error;
   if (error.code === 'CANCELLED') return new CancelledError(error.message);
+  if (error.code === 'SECURITY_VIOLATION') {
+    // The caller is a tool, so maybe a model: it gets the refusal, never how to lift it (the operator's
+    // `pincer config check` / `sandbox check` show the fix).
+    const summary = typeof error.data?.summary === 'string' ? error.data.summary : 'Sandbox security: this session\'s sandbox configuration was refused.';
+    return new WorkspaceError('SECURITY_VIOLATION', `${summary} The operator must change the sandbox configuration (pincer config check shows how).`, { cause: error });
+  }
   if (WORKSPACE_CODES.has(error.code)) {
     return new WorkspaceError(error.code as (typeof WORKSPACE_ERROR_CODES)[number], error.message, { path: error.data?.path as string | undefined, cause: error });
   }

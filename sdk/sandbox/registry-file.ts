@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 import { SandboxError } from './errors.js';
@@ -16,16 +16,28 @@ function corrupt(file: string, why: string, cause?: unknown): SandboxError {
   return new SandboxError('REGISTRY_CORRUPT', `Sandbox registry ${file} ${why}. It was left as it is. ${FIX}`, { cause, data: { file } });
 }
 
+/**
+ * Last-use times decide what prune removes and what counts as in use: a file another local user
+ * owns or can write could steer both, so it is not trusted.
+ */
+function trustOrThrow(file: string, stat: Stats): void {
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) throw corrupt(file, `is owned by uid ${stat.uid}, not by this user (uid ${uid})`);
+  if (stat.mode & 0o022) throw corrupt(file, `is writable by other users (mode ${(stat.mode & 0o777).toString(8)})`);
+}
+
 export function readRegistryFile<T>(file: string, entry: z.ZodType<T>): T[] {
   let text: string;
   try {
     const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
+      trustOrThrow(file, fstatSync(fd));
       text = readFileSync(fd, 'utf8');
     } finally {
       closeSync(fd);
     }
   } catch (cause) {
+    if (cause instanceof SandboxError) throw cause;
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return [];
     if (code === 'ELOOP') throw corrupt(file, 'is a symbolic link; the registry is only read from a regular file', cause);
@@ -35,7 +47,8 @@ export function readRegistryFile<T>(file: string, entry: z.ZodType<T>): T[] {
   try {
     data = JSON.parse(text);
   } catch (cause) {
-    throw corrupt(file, `is not valid JSON (${(cause as Error).message})`, cause);
+    // The parser's message would quote the file (session keys), and this error may reach a tool's caller.
+    throw corrupt(file, 'is not valid JSON', cause);
   }
   const entries = (data as { entries?: unknown })?.entries;
   if (!Array.isArray(entries)) throw corrupt(file, 'has no "entries" list');

@@ -1,6 +1,7 @@
 import type { DangerousDockerFlag } from './config-schema.js';
-import { SandboxError } from './errors.js';
+import type { SandboxError } from './errors.js';
 import { loadSeccompProfile } from './seccomp-profile.js';
+import { TRUST_FIX, securityViolation } from './security-violation.js';
 
 /**
  * The container's own hardening: seccomp, AppArmor, capabilities, the read-only root and the
@@ -16,14 +17,8 @@ export interface HardeningConfig extends Partial<Record<DangerousDockerFlag, boo
   user?: string;
 }
 
-const TRUST_FIX = 'Use a dangerous override only when you fully trust this runtime.';
-
 function refusal(what: string, flag: DangerousDockerFlag, fix: string, rule: string, value: unknown): SandboxError {
-  return new SandboxError(
-    'SECURITY_VIOLATION',
-    `Sandbox security: ${what}. ${fix}, or set sandbox.docker.${flag}=true. ${TRUST_FIX}`,
-    { data: { rule, value, override: flag } },
-  );
+  return securityViolation(what, `${fix}, or set sandbox.docker.${flag}=true. ${TRUST_FIX}`, { rule, value, override: flag });
 }
 
 /** True for `0`, `root`, `0:…` and `root:…`: the container would run with uid 0. */

@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import { splitSandboxBindSpec } from './bind-spec.js';
 import { SANDBOX_AGENT_WORKSPACE_MOUNT, SANDBOX_WORKSPACE_MOUNT } from './constants.js';
-import { SandboxError } from './errors.js';
+import type { SandboxError } from './errors.js';
+import { TRUST_FIX, securityViolation } from './security-violation.js';
 import { isPathInside, normalizeHostPath, resolvePathViaExistingAncestor } from './host-paths.js';
 import { hardeningViolations, type HardeningConfig } from './validate-hardening.js';
 
@@ -39,13 +40,6 @@ export interface SandboxSecurityEnv {
   readProfile?: (path: string) => string;
 }
 
-const PREFIX = 'Sandbox security:';
-const TRUST_FIX = 'Use a dangerous override only when you fully trust this runtime.';
-
-function violation(message: string, data: Record<string, unknown>): SandboxError {
-  return new SandboxError('SECURITY_VIOLATION', `${PREFIX} ${message}`, { data });
-}
-
 function blockedPaths(env: Required<Omit<SandboxSecurityEnv, 'readProfile'>>): string[] {
   const homes = typeof env.home === 'string' ? [env.home] : [...env.home];
   const out = new Set(BLOCKED_HOST_PATHS.map(normalizeHostPath));
@@ -65,14 +59,16 @@ function checkSource(bind: string, source: string, blocked: string[], roots: str
     source === '/' ? { verb: 'covers', path: '/' }
       : blocked.map((b) => (isPathInside(b, source) ? { verb: 'targets', path: b } : isPathInside(source, b) ? { verb: 'covers', path: b } : null)).find(Boolean);
   if (hit) {
-    throw violation(
-      `bind mount "${bind}" ${hit.verb} blocked path "${hit.path}" (source resolves to "${source}"). Mounting system directories, credential directories or the Docker socket into a sandbox is not allowed. Remove the bind from sandbox.docker.binds, or bind a project-specific directory instead (e.g. /home/user/myproject).`,
+    throw securityViolation(
+      `bind mount "${bind}" ${hit.verb} blocked path "${hit.path}" (source resolves to "${source}")`,
+      'Mounting system directories, credential directories or the Docker socket into a sandbox is not allowed. Remove the bind from sandbox.docker.binds, or bind a project-specific directory instead (e.g. /home/user/myproject).',
       { bind, source, blockedPath: hit.path, rule: 'blocked-path' },
     );
   }
   if (roots && !roots.some((root) => isPathInside(root, source))) {
-    throw violation(
-      `bind mount "${bind}" source "${source}" is outside the allowed roots (${roots.join(', ')}). Move the directory under the workspace, or set sandbox.docker.dangerouslyAllowExternalBindSources=true. ${TRUST_FIX}`,
+    throw securityViolation(
+      `bind mount "${bind}" source "${source}" is outside the allowed roots (${roots.join(', ')})`,
+      `Move the directory under the workspace, or set sandbox.docker.dangerouslyAllowExternalBindSources=true. ${TRUST_FIX}`,
       { bind, source, allowedRoots: roots, rule: 'allowed-roots' },
     );
   }
@@ -82,8 +78,9 @@ function validateBind(bind: string, config: SandboxSecurityConfig, blocked: stri
   const parts = splitSandboxBindSpec(bind);
   const source = parts ? parts.host : bind;
   if (!source.startsWith('/')) {
-    throw violation(
-      `bind mount "${bind}" uses a non-absolute source "${source}". Only absolute POSIX host paths can be validated; named volumes and relative paths are refused. Write the bind as /absolute/host/path:/container/path[:ro].`,
+    throw securityViolation(
+      `bind mount "${bind}" uses a non-absolute source "${source}"`,
+      'Only absolute POSIX host paths can be validated; named volumes and relative paths are refused. Write the bind as /absolute/host/path:/container/path[:ro].',
       { bind, source, rule: 'non-absolute' },
     );
   }
@@ -92,8 +89,9 @@ function validateBind(bind: string, config: SandboxSecurityConfig, blocked: stri
     const normalizedTarget = normalizeHostPath(target);
     const reserved = RESERVED_CONTAINER_TARGETS.find((r) => isPathInside(r, normalizedTarget));
     if (reserved) {
-      throw violation(
-        `bind mount "${bind}" targets reserved container path "${reserved}" (resolved target "${normalizedTarget}"), which would shadow the sandbox's own workspace mounts. Bind to another container path, or set sandbox.docker.dangerouslyAllowReservedContainerTargets=true. ${TRUST_FIX}`,
+      throw securityViolation(
+        `bind mount "${bind}" targets reserved container path "${reserved}" (resolved target "${normalizedTarget}"), which would shadow the sandbox's own workspace mounts`,
+        `Bind to another container path, or set sandbox.docker.dangerouslyAllowReservedContainerTargets=true. ${TRUST_FIX}`,
         { bind, target: normalizedTarget, reservedPath: reserved, rule: 'reserved-target' },
       );
     }
@@ -108,10 +106,10 @@ function validateBind(bind: string, config: SandboxSecurityConfig, blocked: stri
 function validateNetwork(network: string | undefined, allowJoin: boolean): void {
   const mode = network?.trim().toLowerCase();
   if (mode === 'host') {
-    throw violation(`network mode "${network}" is blocked: "host" networking bypasses container network isolation. Set sandbox.docker.network to "none" (default) or a bridge network.`, { network, rule: 'network-host' });
+    throw securityViolation(`network mode "${network}" is blocked: "host" networking bypasses container network isolation`, 'Set sandbox.docker.network to "none" (default) or a bridge network.', { network, rule: 'network-host' });
   }
   if (mode?.startsWith('container:') && !allowJoin) {
-    throw violation(`network mode "${network}" is blocked: "container:*" joins another container's network namespace and bypasses sandbox isolation. Use "none" or a bridge network, or set sandbox.docker.dangerouslyAllowContainerNamespaceJoin=true. ${TRUST_FIX}`, { network, rule: 'network-container' });
+    throw securityViolation(`network mode "${network}" is blocked: "container:*" joins another container's network namespace and bypasses sandbox isolation`, `Use "none" or a bridge network, or set sandbox.docker.dangerouslyAllowContainerNamespaceJoin=true. ${TRUST_FIX}`, { network, rule: 'network-container' });
   }
 }
 

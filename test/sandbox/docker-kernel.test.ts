@@ -62,6 +62,8 @@ describe.skipIf(!HAS_DOCKER)('the docker backend behind a real kernel', () => {
       expect(text(result)).toContain('SECURITY_VIOLATION');
       expect(text(result)).toContain('bind mount "/etc:/host-etc:ro"');
       expect(text(result)).not.toMatch(/plugin answered with an error|IO_ERROR/);
+      // A model is told it was refused, never how to lift the fence.
+      expect(text(result)).not.toMatch(/dangerouslyAllow|Remove the bind/);
     });
     expect((await ours()).filter((c) => c.Labels['pincer.agentId'] === 'main')).toEqual([]);
   }, 120_000);

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JsonFileSandboxRegistry, type SandboxRegistryEntry } from '../../sdk/sandbox/registry.js';
@@ -35,10 +35,20 @@ describe('the sandbox registry file', () => {
   it('reports a corrupt file with its name and the fix, and leaves it as it is', () => {
     const file = join(tempDir('reg-bad'), 'containers.json');
     writeFileSync(file, '{"entries": [ {"name": "a", ');
-    expect(() => new JsonFileSandboxRegistry(file)).toThrow(expect.objectContaining({ code: 'REGISTRY_CORRUPT', message: expect.stringMatching(/containers\.json is not valid JSON .*Move it aside or delete it/) }));
+    expect(() => new JsonFileSandboxRegistry(file)).toThrow(expect.objectContaining({ code: 'REGISTRY_CORRUPT', message: expect.stringMatching(/containers\.json is not valid JSON\. It was left as it is\. Move it aside or delete it/) }));
     writeFileSync(file, JSON.stringify({ entries: [{ name: 'a', lastUsedAtMs: 'yesterday' }] }));
     expect(() => new JsonFileSandboxRegistry(file)).toThrow(/invalid entry at entries\[0\]/);
     expect(readFileSync(file, 'utf8')).toContain('yesterday');
+  });
+
+  it('does not trust a file another user owns or can write: it could steer prune', () => {
+    const file = join(tempDir('reg-foreign'), 'containers.json');
+    writeFileSync(file, JSON.stringify({ entries: [entry('planted', Date.now())] }));
+    chmodSync(file, 0o666);
+    expect(() => new JsonFileSandboxRegistry(file)).toThrow(/is writable by other users \(mode 666\)/);
+    chmodSync(file, 0o600);
+    chownSync(file, 12345, 12345); // the tests run as root, which may hand the file to someone else
+    expect(() => new JsonFileSandboxRegistry(file)).toThrow(/is owned by uid 12345, not by this user/);
   });
 
   it('keeps the entries another process wrote since it was opened', () => {

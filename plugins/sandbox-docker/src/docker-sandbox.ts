@@ -70,19 +70,19 @@ export class DockerSandbox {
 
   private async ensure(plan: DockerSandboxPlan): Promise<DockerSandboxHandle> {
     let info = await this.inspect(plan.name);
-    if (info) info = await this.reuseOrDiscard(plan, info);
+    if (info) info = await this.reuseOrDiscard(plan, info, await this.imageId(plan));
     let created = false;
     if (!info) {
       created = await this.create(plan);
       info = await this.inspect(plan.name);
       // Fresh from the engine and still not what was asked: the engine ignores options (a rootless
       // or remote engine, an old version); refusing beats running sessions with weaker fences.
-      const drift = info ? containerDrift(plan.create, info) : ['missing after create'];
+      const drift = info ? containerDrift(plan.create, info, await this.imageId(plan)) : ['missing after create'];
       if (created && drift.length) {
         await this.docker.getContainer(plan.name).remove({ force: true }).catch(() => undefined);
         throw new SandboxError('SELF_TEST_FAILED', `The Docker engine created ${plan.name} differently from its plan (${drift.join(', ')}); it may ignore some options (rootless or remote engine, old version). Refusing to run sandboxed sessions in it.`);
       }
-      if (!created && info) info = await this.reuseOrDiscard(plan, info);
+      if (!created && info) info = await this.reuseOrDiscard(plan, info, await this.imageId(plan));
       if (!info) throw new SandboxError('SANDBOX_GONE', `Sandbox container ${plan.name} vanished while it was being created; retry the call.`);
     }
     const container = this.docker.getContainer(info.Id);
@@ -108,8 +108,8 @@ export class DockerSandbox {
    * window: then another process may be running commands in it, and it is neither handed out
    * nor killed. An unknown last use never counts as recent.
    */
-  private async reuseOrDiscard(plan: DockerSandboxPlan, info: Docker.ContainerInspectInfo): Promise<Docker.ContainerInspectInfo | undefined> {
-    const drift = containerDrift(plan.create, info);
+  private async reuseOrDiscard(plan: DockerSandboxPlan, info: Docker.ContainerInspectInfo, imageId: string | undefined): Promise<Docker.ContainerInspectInfo | undefined> {
+    const drift = containerDrift(plan.create, info, imageId);
     const container = this.docker.getContainer(info.Id);
     if (drift.length === 0) {
       if (info.State.Running) return info;
@@ -126,6 +126,11 @@ export class DockerSandbox {
       if (e?.statusCode !== 404) throw toSandboxError(e, `remove stale container ${plan.name}`);
     });
     return undefined;
+  }
+
+  /** The id the plan's image name stands for now; undefined when the engine cannot say (the create then reports it). */
+  private imageId(plan: DockerSandboxPlan): Promise<string | undefined> {
+    return this.docker.getImage(plan.create.Image!).inspect().then((i) => i.Id, () => undefined);
   }
 
   /** True when this call created the container; false when another process won the race for the name. */
