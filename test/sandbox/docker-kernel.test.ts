@@ -81,6 +81,22 @@ describe.skipIf(!HAS_DOCKER)('the docker backend behind a real kernel', () => {
     }
   }, 180_000);
 
+  it('brings a session back after its container died, instead of failing for the rest of the session', async () => {
+    const cfg = config({ list: [{ id: 'phoenix', workspace: workspace('phoenix'), sandbox: { mode: 'all', workspaceAccess: 'rw' } }] });
+    await withKernel(cfg, async (kernel) => {
+      const tools = kernel.assembleTools({ agentId: 'phoenix' });
+      expect(text(await tools.execute('exec', { command: 'echo first' }))).toContain('first');
+      const [container] = (await ours()).filter((c) => c.Labels['pincer.agentId'] === 'phoenix');
+      await docker.getContainer(container!.Id).kill();
+      const seen: string[] = [];
+      for (const deadline = Date.now() + 60_000; !seen.at(-1)?.includes('back') && Date.now() < deadline;) {
+        seen.push(text(await tools.execute('exec', { command: 'echo back' })));
+      }
+      expect(seen.at(-1)).toContain('back');
+      expect(seen.length).toBeLessThanOrEqual(2); // at most the one call that met the dead container fails
+    });
+  }, 120_000);
+
   it('records last use on every call, so a long session never looks idle to prune', async () => {
     const cfg = config({ list: [{ id: 'busy', workspace: workspace('busy'), sandbox: { mode: 'all', workspaceAccess: 'rw' } }] });
     await withKernel(cfg, async (kernel) => {

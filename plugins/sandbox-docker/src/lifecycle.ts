@@ -69,7 +69,8 @@ async function activeExecs(docker: Docker, name: string): Promise<number> {
 
 /** `prune`: removes sandboxes idle longer than idleHours or older than maxAgeDays (0 disables each), never a busy one. */
 export async function pruneSandboxes(deps: LifecycleDeps, rule: { idleHours: number; maxAgeDays: number; now?: number }): Promise<string[]> {
-  const candidates = selectPrunable(await listSandboxes(deps), { ...rule, now: rule.now ?? Date.now() });
+  const judged = { ...rule, now: rule.now ?? Date.now() };
+  const candidates = selectPrunable(await listSandboxes(deps), judged);
   const withExecs = await Promise.all(candidates.map(async (info) => ({ ...info, activeExecs: await activeExecs(deps.docker, info.name) })));
-  return removeAll(deps, selectPrunable(withExecs, { ...rule, now: rule.now ?? Date.now() }));
+  return removeAll(deps, selectPrunable(withExecs, judged));
 }
