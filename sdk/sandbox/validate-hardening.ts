@@ -21,10 +21,10 @@ function refusal(what: string, flag: DangerousDockerFlag, fix: string, rule: str
   return securityViolation(what, `${fix}, or set sandbox.docker.${flag}=true. ${TRUST_FIX}`, { rule, value, override: flag });
 }
 
-/** True for `0`, `root`, `0:…` and `root:…`: the container would run with uid 0. */
+/** True for `0` (`00`…), `root`, `0:…` and `root:…`: the container would run with uid 0. */
 export function isRootUser(user: string | undefined): boolean {
-  const name = user?.trim().split(':')[0]?.trim().toLowerCase();
-  return name === '0' || name === 'root';
+  const name = user?.trim().split(':')[0]?.trim().toLowerCase() ?? '';
+  return name === 'root' || /^0+$/.test(name);
 }
 
 /** Every hardening refusal of this config (empty when it keeps its fences or names their overrides). */

@@ -97,6 +97,7 @@ describe('container hardening: each weakening needs its dangerouslyAllow… over
     ['readOnlyRoot false', { readOnlyRoot: false }, 'dangerouslyAllowWritableRoot'],
     ['user 0:0', { user: '0:0' }, 'dangerouslyAllowRootUser'],
     ['user root', { user: 'root' }, 'dangerouslyAllowRootUser'],
+    ['user 00:1000', { user: '00:1000' }, 'dangerouslyAllowRootUser'],
   ] as const)('refuses %s, naming the override, and accepts it with the override', (_what, weak, flag) => {
     const e = refuse(weak);
     expect(e.code).toBe('SECURITY_VIOLATION');
