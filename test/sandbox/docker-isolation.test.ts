@@ -9,26 +9,27 @@ import { resolveSandboxConfig, type DockerSettings } from '../../sdk/sandbox/con
 import { MemorySandboxRegistry, type SandboxRegistry } from '../../sdk/sandbox/registry.js';
 import { runShell } from '../../sdk/sandbox/shell/run.js';
 import { makeWorkspace } from './fixtures.js';
-import { HAS_DOCKER, RUN_LABEL, TEST_IMAGE, removeTestContainers, tempDir } from './services.js';
+import { removeDeployment, testDeployment } from './deployment.js';
+import { HAS_DOCKER, TEST_IMAGE, tempDir } from './services.js';
 
 /**
  * The reuse and naming attacks against the real engine: one project's, agent's or config's
  * container must never serve another. Each test runs the attack first, then checks the refusal.
  */
-const DEPLOYMENT = `i${process.pid}`;
+const DEPLOYMENT = testDeployment('i');
 const docker = new Docker();
 const config = (over: { scope?: 'session' | 'agent'; workspaceAccess?: 'rw' | 'ro'; docker?: DockerSettings } = {}) =>
   // The default prefix and scope, as two projects with default configs have them; only the image is the test's.
   resolveSandboxConfig({ deploymentId: DEPLOYMENT, workspaceAccess: over.workspaceAccess ?? 'rw', scope: over.scope, docker: { image: TEST_IMAGE, ...over.docker } });
 const sandbox = (c: ReturnType<typeof config>, registry: SandboxRegistry = new MemorySandboxRegistry()) =>
-  new DockerSandbox({ config: c, registry, labels: RUN_LABEL });
+  new DockerSandbox({ config: c, registry });
 const sh = async (ws: DockerWorkspace, command: string) => {
   const r = await ws.exec(command);
   return { code: r.exitCode, out: `${r.stdout}${r.stderr}` };
 };
 
 describe.skipIf(!HAS_DOCKER)('docker sandbox isolation between projects, agents and configs (real engine)', () => {
-  afterAll(removeTestContainers);
+  afterAll(() => removeDeployment(DEPLOYMENT));
 
   it('gives two projects with default configs two containers: project Y cannot read project X', async () => {
     const x = makeWorkspace();
@@ -83,12 +84,12 @@ describe.skipIf(!HAS_DOCKER)('docker sandbox isolation between projects, agents 
     writeFileSync(join(loot, 'outside.txt'), 'outside');
     const c = config();
     const ctx = { sessionKey: 's', agentId: 'forged', workspaceDir: ws };
-    const plan = planDockerSandbox(c, ctx, { labels: RUN_LABEL });
+    const plan = planDockerSandbox(c, ctx);
     // A container under the plan's exact name and labels (config hash included), but with one more bind and a network.
     const hostConfig = { ...plan.create.HostConfig, Binds: [...(plan.create.HostConfig?.Binds ?? []), `${loot}:/loot:rw`] };
     await (await docker.createContainer({ ...plan.create, HostConfig: hostConfig })).start();
     const warnings: string[] = [];
-    const handed = await new DockerSandbox({ config: c, registry: new MemorySandboxRegistry(), labels: RUN_LABEL, logger: { warn: (m) => warnings.push(m), info: () => undefined } }).ensureContainer(ctx);
+    const handed = await new DockerSandbox({ config: c, registry: new MemorySandboxRegistry(), logger: { warn: (m) => warnings.push(m), info: () => undefined } }).ensureContainer(ctx);
     expect(handed.created).toBe(true);
     expect(warnings.join('\n')).toMatch(/does not match its configuration \(mounts\)/);
     const mounts = (await handed.container.inspect()).Mounts.map((m) => m.Destination);

@@ -7,13 +7,14 @@ import { createKernel, type PincerConfig } from '../../kernel/index.js';
 import { bundledPluginConfigs } from '../../kernel/config/defaults.js';
 import { pruneSandboxes } from '../../plugins/sandbox-docker/src/lifecycle.js';
 import { JsonFileSandboxRegistry } from '../../sdk/sandbox/registry.js';
+import { removeDeployment, testDeployment } from './deployment.js';
 import { HAS_DOCKER, TEST_IMAGE } from './services.js';
 
 /**
  * The docker backend as a real plugin process behind a real kernel: what a tool caller sees of
  * a refused sandbox, the merged settings a session gets, and last use recorded per call.
  */
-const DEPLOYMENT = `k${process.pid}`;
+const DEPLOYMENT = testDeployment('k');
 const docker = new Docker();
 const root = path.resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'pincer-docker-kernel-'));
@@ -50,9 +51,7 @@ async function withKernel<T>(cfg: PincerConfig, run: (k: ReturnType<typeof creat
 const text = (r: { content: { type: string; text?: string }[] }) => r.content.map((b) => b.text ?? '').join('');
 
 describe.skipIf(!HAS_DOCKER)('the docker backend behind a real kernel', () => {
-  afterAll(async () => {
-    await Promise.all((await ours()).map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
-  });
+  afterAll(() => removeDeployment(DEPLOYMENT));
 
   it('hands a refused sandbox to the caller as SECURITY_VIOLATION, not as a plugin error', async () => {
     const cfg = config({ list: [{ id: 'main', workspace: workspace('refused'), sandbox: { mode: 'all', workspaceAccess: 'rw', docker: { binds: ['/etc:/host-etc:ro'] } } }] });
@@ -92,7 +91,7 @@ describe.skipIf(!HAS_DOCKER)('the docker backend behind a real kernel', () => {
       for (const deadline = Date.now() + 60_000; !seen.at(-1)?.includes('back') && Date.now() < deadline;) {
         seen.push(text(await tools.execute('exec', { command: 'echo back' })));
       }
-      expect(seen.at(-1)).toContain('back');
+      expect(seen.at(-1), seen.join('\n')).toContain('back');
       expect(seen.length).toBeLessThanOrEqual(2); // at most the one call that met the dead container fails
     });
   }, 120_000);

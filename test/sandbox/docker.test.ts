@@ -12,16 +12,17 @@ import { runShell } from '../../sdk/sandbox/shell/run.js';
 import { ShellWorkspace } from '../../sdk/sandbox/shell/shell-workspace.js';
 import type { SandboxShellBackend, SpawnRequest } from '../../sdk/sandbox/shell/types.js';
 import { makeWorkspace } from './fixtures.js';
-import { HAS_DOCKER, RUN_LABEL, TEST_IMAGE, removeTestContainers, tempDir } from './services.js';
+import { removeDeployment, testDeployment } from './deployment.js';
+import { HAS_DOCKER, TEST_IMAGE, tempDir } from './services.js';
 import { workspaceAttackTests, type OpenedForTest } from './workspace-contract.js';
 
 /** This run's own deployment: names and the ownership label of our containers are ours alone. */
-const DEPLOYMENT = `t${process.pid}`;
+const DEPLOYMENT = testDeployment('t');
 const settings = (extra: SandboxSettings = {}): DockerBackendSettings => ({
   mode: 'all', scope: 'session', workspaceAccess: 'rw', deploymentId: DEPLOYMENT, ...extra,
   docker: { image: TEST_IMAGE, containerPrefix: 'pincer-test-', ...extra.docker },
 });
-const sandboxFor = (extra: SandboxSettings = {}) => new DockerSandbox({ config: resolveSandboxConfig(settings(extra)), labels: RUN_LABEL });
+const sandboxFor = (extra: SandboxSettings = {}) => new DockerSandbox({ config: resolveSandboxConfig(settings(extra)) });
 let seq = 0;
 const session = () => `docker-test:${process.pid}:${++seq}`;
 
@@ -31,7 +32,7 @@ describe.skipIf(!HAS_DOCKER)('docker sandbox backend (real engine)', () => {
     const hostDir = makeWorkspace();
     opened = { hostDir, ws: await DockerWorkspace.open(sandboxFor(), { sessionKey: session(), agentId: 'main', workspaceDir: hostDir }) };
   });
-  afterAll(removeTestContainers);
+  afterAll(() => removeDeployment(DEPLOYMENT));
 
   describe('attacks', () => workspaceAttackTests(() => opened, 400));
 
@@ -90,7 +91,7 @@ describe.skipIf(!HAS_DOCKER)('docker sandbox backend (real engine)', () => {
     const warnings: string[] = [];
     const registry = sandboxFor().registry;
     const make = (env: Record<string, string>, reg = registry) => new DockerSandbox({
-      config: resolveSandboxConfig(settings({ docker: { env } })), labels: RUN_LABEL, registry: reg, now: () => now,
+      config: resolveSandboxConfig(settings({ docker: { env } })), registry: reg, now: () => now,
       logger: { warn: (m: string) => warnings.push(m), info: () => undefined },
     });
     const ctx = { sessionKey: key, agentId: 'main', workspaceDir: hostDir };

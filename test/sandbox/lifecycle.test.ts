@@ -9,9 +9,11 @@ import type { SandboxInfo } from '../../sdk/sandbox/lifecycle.js';
 import { MemorySandboxRegistry } from '../../sdk/sandbox/registry.js';
 import { runShell } from '../../sdk/sandbox/shell/run.js';
 import { makeWorkspace } from './fixtures.js';
-import { HAS_DOCKER, RUN_LABEL, TEST_IMAGE, removeTestContainers } from './services.js';
+import { removeDeployment, testDeployment } from './deployment.js';
+import { HAS_DOCKER, TEST_IMAGE } from './services.js';
 
-const DEPLOYMENT = `l${process.pid}`;
+const DEPLOYMENT = testDeployment('l');
+const FOREIGN = testDeployment('x');
 const config = (scope: 'session' | 'agent' = 'session', deploymentId = DEPLOYMENT) =>
   resolveSandboxConfig({ deploymentId, scope, workspaceAccess: 'rw', docker: { image: TEST_IMAGE, containerPrefix: 'pincer-life-' } });
 
@@ -21,13 +23,13 @@ const namesFor = (c: ResolvedSandboxConfig, workspaces: Record<string, string>) 
 
 describe.skipIf(!HAS_DOCKER)('docker sandbox lifecycle and self-test (real engine)', () => {
   const docker = new Docker();
-  afterAll(removeTestContainers);
+  afterAll(async () => { await removeDeployment(DEPLOYMENT); await removeDeployment(FOREIGN); });
 
   it('lists, recreates by session and agent, and prunes idle sandboxes', async () => {
     const registry = new MemorySandboxRegistry();
     const workspaces = { main: makeWorkspace(), ops: makeWorkspace() };
-    const s = new DockerSandbox({ config: config(), labels: RUN_LABEL, registry });
-    const a = new DockerSandbox({ config: config('agent'), labels: RUN_LABEL, registry });
+    const s = new DockerSandbox({ config: config(), registry });
+    const a = new DockerSandbox({ config: config('agent'), registry });
     await s.ensureContainer({ sessionKey: 'life:1', agentId: 'main', workspaceDir: workspaces.main });
     await s.ensureContainer({ sessionKey: 'life:2', agentId: 'main', workspaceDir: workspaces.main });
     await a.ensureContainer({ sessionKey: 'life:3', agentId: 'ops', workspaceDir: workspaces.ops });
@@ -45,10 +47,10 @@ describe.skipIf(!HAS_DOCKER)('docker sandbox lifecycle and self-test (real engin
   it('touches only its own deployment\'s containers with their exact names, whatever shares the prefix', async () => {
     const mine = { main: makeWorkspace() };
     const other = { main: makeWorkspace() };
-    const ours = await new DockerSandbox({ config: config(), labels: RUN_LABEL }).ensureContainer({ sessionKey: 'own:1', agentId: 'main', workspaceDir: mine.main });
+    const ours = await new DockerSandbox({ config: config() }).ensureContainer({ sessionKey: 'own:1', agentId: 'main', workspaceDir: mine.main });
     // Another configuration: same prefix and deployment, another workspace. And another deployment, same prefix.
-    const theirs = await new DockerSandbox({ config: config(), labels: RUN_LABEL }).ensureContainer({ sessionKey: 'own:1', agentId: 'main', workspaceDir: other.main });
-    const foreign = await new DockerSandbox({ config: config('session', `x${process.pid}`), labels: RUN_LABEL }).ensureContainer({ sessionKey: 'own:1', agentId: 'main', workspaceDir: mine.main });
+    const theirs = await new DockerSandbox({ config: config() }).ensureContainer({ sessionKey: 'own:1', agentId: 'main', workspaceDir: other.main });
+    const foreign = await new DockerSandbox({ config: config('session', FOREIGN) }).ensureContainer({ sessionKey: 'own:1', agentId: 'main', workspaceDir: mine.main });
     const deps: LifecycleDeps = { docker, deploymentId: DEPLOYMENT, expectedNames: namesFor(config(), mine) };
     expect(await recreateSandboxes(deps, { all: true })).toEqual([ours.plan.name]);
     for (const kept of [theirs, foreign]) expect((await kept.container.inspect()).State.Running).toBe(true);
@@ -59,7 +61,7 @@ describe.skipIf(!HAS_DOCKER)('docker sandbox lifecycle and self-test (real engin
   it('never prunes a sandbox with a command running in it, whatever its recorded last use', async () => {
     const ws = { main: makeWorkspace() };
     const registry = new MemorySandboxRegistry();
-    const handle = await new DockerSandbox({ config: config(), labels: RUN_LABEL, registry }).ensureContainer({ sessionKey: 'busy', agentId: 'main', workspaceDir: ws.main });
+    const handle = await new DockerSandbox({ config: config(), registry }).ensureContainer({ sessionKey: 'busy', agentId: 'main', workspaceDir: ws.main });
     const running = runShell(handle.shell, { script: 'sleep 30', timeoutMs: 60_000 }).catch(() => undefined);
     for (let i = 0; i < 200 && !(await handle.container.inspect()).ExecIDs?.length; i++) await new Promise((r) => setTimeout(r, 50));
     const deps: LifecycleDeps = { docker, deploymentId: DEPLOYMENT, registry, expectedNames: namesFor(config(), ws) };
@@ -70,7 +72,7 @@ describe.skipIf(!HAS_DOCKER)('docker sandbox lifecycle and self-test (real engin
   });
 
   it('passes the self-test on a healthy engine', async () => {
-    const report = await runDockerSelfTest(docker, config(), RUN_LABEL);
+    const report = await runDockerSelfTest(docker, config());
     expect(report.checks.map((c) => c.name)).toEqual(['engine', 'image', 'protected-paths']);
   });
 
@@ -87,6 +89,6 @@ describe.skipIf(!HAS_DOCKER)('docker sandbox lifecycle and self-test (real engin
 
   it('finds a writable root in the probe when readOnlyRoot is off by override (skills must still be read-only)', async () => {
     const writableRoot = resolveSandboxConfig({ deploymentId: DEPLOYMENT, docker: { image: TEST_IMAGE, readOnlyRoot: false, dangerouslyAllowWritableRoot: true, containerPrefix: 'pincer-life-' } });
-    await expect(runDockerSelfTest(docker, writableRoot, RUN_LABEL)).resolves.toBeDefined();
+    await expect(runDockerSelfTest(docker, writableRoot)).resolves.toBeDefined();
   });
 });

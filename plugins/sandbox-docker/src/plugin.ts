@@ -29,6 +29,7 @@ export function createDockerPlugin(deps: { docker?: Docker; env?: NodeJS.Process
     sandboxBackends: [
       defineWorkspaceBackend({
         id: 'docker',
+        reopenWhenGone: true,
         async open(params, ctx) {
           const settings = ctx.settings as DockerBackendSettings;
           const prep = (params.config ?? {}) as PrepareConfig;
