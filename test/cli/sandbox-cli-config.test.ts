@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
@@ -87,6 +87,16 @@ describe('pincer config check judges what the first call would refuse', () => {
       { path: 'plugins[4].module', message: expect.stringContaining(`no file at ${join(sub, 'missing/main.js')}`) },
       { path: 'plugins[5].command[0]', message: expect.stringContaining('"pincer-no-such-program" is not an executable on PATH') },
     ]);
+  });
+
+  it('starts a command plugin in its config\'s folder, so the relative paths config check judged are the ones spawned', async () => {
+    const sub = mkdtempSync(join(dir, 'py-'));
+    copyFileSync(join(REPO, 'examples/python-plugin/plugin.py'), join(sub, 'plugin.py'));
+    const file = await writeConfig(sub, (c) => { c.plugins.push({ id: 'py', command: ['python3', 'plugin.py'] }); }, 'py.json');
+    expect(JSON.parse((await check(file, dir)).stdout)).toMatchObject({ ok: true, issues: [] });
+    const { code, stdout } = await pincer(['plugins', '--json', '--config', file], { cwd: dir });
+    expect(code, stdout).toBe(0);
+    expect(JSON.parse(stdout).plugins.find((p: { id: string }) => p.id === 'py')).toMatchObject({ state: 'ready' });
   });
 
   it('fails sandbox check at its security step, before touching the engine', async () => {
