@@ -1,4 +1,4 @@
-/** `pincer sandbox list | recreate | prune | check`: the operator's view of sandbox containers. */
+/** `pincer sandbox list | recreate | prune | check | image build`: the operator's view of sandbox containers. */
 import { COMMON_OPTIONS, expectPositionals, parseFlags, type Parsed } from '../args.js';
 import { describeSource, discoverConfig, loadDiscoveredConfig } from '../config-source.js';
 import { out, outJson, type CliContext, type Command } from '../context.js';
@@ -54,6 +54,7 @@ export const sandboxCommand: Command = {
     const api = await ctx.kernelApi();
     const source = discoverConfig(ctx, values.config);
     const config = await loadDiscoveredConfig(ctx, api, source);
+    if (sub === 'check') return check(ctx, config, values);
     const target = dockerTarget(config, ctx.cwd, ctx.env);
     switch (sub) {
       case 'list': {
@@ -64,10 +65,8 @@ export const sandboxCommand: Command = {
       }
       case 'recreate':
         return recreate(ctx, target, recreateTarget(values), values.json);
-      case 'prune':
-        return prune(ctx, config, target, values);
       default:
-        return check(ctx, config, values);
+        return prune(ctx, config, target, values);
     }
   },
 };
