@@ -27,7 +27,13 @@ function resolveFrom(base: string, path: string | undefined): string | undefined
 export function rebaseConfigPaths(config: PincerConfig, base: string): PincerConfig {
   return {
     ...config,
-    plugins: config.plugins?.map((plugin) => ({ ...plugin, module: resolveFrom(base, plugin.module), manifest: resolveFrom(base, plugin.manifest) })),
+    plugins: config.plugins?.map((plugin) => ({
+      ...plugin,
+      module: resolveFrom(base, plugin.module),
+      manifest: resolveFrom(base, plugin.manifest),
+      // A command plugin runs in the config's folder unless it names its own, so ["python3", "plugin.py"] finds plugin.py there.
+      cwd: resolveFrom(base, plugin.cwd) ?? (plugin.command ? base : undefined),
+    })),
     agents: config.agents && {
       ...config.agents,
       defaults: config.agents.defaults && { ...config.agents.defaults, workspace: resolveFrom(base, config.agents.defaults.workspace) },

@@ -125,6 +125,7 @@ export class WorkspaceRouter {
       .catch((error: unknown) => {
         // A failed prepare is retried by the next request instead of being cached forever.
         session.prepared = undefined;
+        // A refused sandbox (SECURITY_VIOLATION…) reaches the tool with its code, like any workspace refusal.
         throw keepWorkspaceCode(error);
       });
     await session.prepared;
