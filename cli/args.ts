@@ -41,7 +41,7 @@ export const RUN_FLAGS_HELP = `Run flags (each selects the policy layers that ap
       --json          machine-readable output`;
 
 export interface Parsed<O extends Options> {
-  values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
+  values: { [K in keyof O]?: O[K] extends { multiple: true } ? string[] : O[K]['type'] extends 'boolean' ? boolean : string };
   positionals: string[];
 }
 
