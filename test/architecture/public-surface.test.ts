@@ -8,6 +8,7 @@ const SURFACES: Record<string, string[]> = {
     'createPolicyEngine', 'createToolGate', 'createToolLoopDetector', 'defaultConfig', 'discoverConfigPath', 'formatAuditLines',
     'isCallPathError', 'isKernelError', 'isSessionSandboxed', 'loadConfig', 'loadConfigFile', 'normalizeToolSchema', 'parseConfig',
     'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError',
+    'toOpenAITools', 'toAnthropicTools', 'toGeminiTools', 'ProviderToolError',
   ],
   'pincer/sdk (sdk/index.ts)': [
     'CancelledError', 'DEFAULT_MAX_READ_BYTES', 'HostFsBridge', 'PathGuard', 'PluginError', 'PolicyInputError', 'SandboxError',
