@@ -69,6 +69,13 @@ describe('pincer serve with the MCP SDK client over stdio', () => {
     expect(JSON.stringify(result.content)).not.toContain('root:');
   });
 
+  it('answers arguments that fail the tool schema with an INVALID_PARAMS error result naming them', async () => {
+    const { client } = await serve(ws.dir);
+    const result = await client.callTool({ name: 'read', arguments: { path: 5 } });
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0].text).toMatch(/^Error \[INVALID_PARAMS\]: Invalid arguments for read: path: Invalid input: expected string, received number\.\nHint: /);
+  });
+
   it('refuses an unknown agent with the CLI error shape, not a stack trace', async () => {
     const { code, stdout, stderr } = await pincer(['serve', '--agent', 'ghost'], { cwd: ws.dir, input: '' });
     expect(code).toBe(1);
