@@ -36,7 +36,7 @@ export const RUN_FLAGS_HELP = `Run flags (each selects the policy layers that ap
       --provider P    model provider (provider layers, schema normalization)
       --model M       model id
   -w, --workspace D   workspace of agents the config gives none (default: the
-                      current directory; / and the home directory only this way)
+                      current directory; /, home and its parents only this way)
   -c, --config F      config file (else $PINCER_CONFIG, ./pincer.config.json, embedded default)
       --json          machine-readable output`;
 

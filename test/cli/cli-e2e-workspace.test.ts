@@ -47,6 +47,12 @@ describe('the workspace of a CLI run', () => {
     expect(explicit.stdout).toContain('hello from pincer');
   });
 
+  it('refuses a folder that holds the home directory, as /home holds every user\'s', async () => {
+    const { code, stderr } = await pincer(['call', 'read', '{"path":"hello.txt"}'], { cwd: ws.dir, env: { HOME: join(ws.dir, 'me') } });
+    expect(code).toBe(1);
+    expect(stderr).toContain(`refusing ${ws.dir}, which contains the home directory ${join(ws.dir, 'me')}, as the workspace`);
+  });
+
   it('runs in --workspace instead of the current directory, and prints it in tools', async () => {
     const call = await pincer(['call', 'read', '{"path":"hello.txt"}', '-w', ws.dir], { cwd: elsewhere });
     expect(call.code).toBe(0);

@@ -3,7 +3,7 @@
  * token, a foreign Origin, a stolen session id. Each must be refused before any tool runs; the
  * real MCP SDK client with the token gets through.
  */
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -80,7 +80,7 @@ describe('pincer serve --http refuses callers without the token or from a web pa
     const file = join(dir, 'serve.token');
     try {
       const first = await serve(ws.dir, ['--http', '0', '--token-file', file]);
-      const token = (await import('node:fs')).readFileSync(file, 'utf8').trim();
+      const token = readFileSync(file, 'utf8').trim();
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(first.stderr()).not.toContain(token);
       expect((await raw(first, { headers: { ...MCP_HEADERS, authorization: `Bearer ${token}` }, body: INITIALIZE })).status).toBe(200);
@@ -92,6 +92,10 @@ describe('pincer serve --http refuses callers without the token or from a web pa
       const loose = join(dir, 'loose.token');
       writeFileSync(loose, `${'a'.repeat(40)}\n`, { mode: 0o644 });
       await expect(startServe(ws.dir, ['--http', '0', '--token-file', loose])).rejects.toThrow(/others may read it \(mode 644\)/);
+      // A symlink swapped in where the token file was must not hand the server a token someone else wrote.
+      const link = join(dir, 'link.token');
+      symlinkSync(file, link);
+      await expect(startServe(ws.dir, ['--http', '0', '--token-file', link])).rejects.toThrow(/link\.token: it is a symbolic link/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
