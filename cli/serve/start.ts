@@ -75,14 +75,15 @@ async function expose(ctx: CliContext, session: KernelSession, options: ServeOpt
   }
 
   const http = options.http;
-  const token = http.noAuth ? undefined : http.tokenFile ? loadOrCreateTokenFile(http.tokenFile).token : generateToken();
+  const kept = http.tokenFile === undefined ? undefined : loadOrCreateTokenFile(http.tokenFile);
+  const token = http.noAuth ? undefined : (kept?.token ?? generateToken());
   const endpoint = await serveHttp(() => openClient(runs.next()), { ...http, token, logger });
   // What a client would get, from a run like the ones clients get (a fresh per-client key decides the sandbox the same way).
   const sample = session.kernel.assembleTools(runs.next());
   logger.info(`pincer serve: ${describeClientRun(sample, runs.describeSession(options.run, false), describeSandbox(sample.sandbox))} · ${config} · at ${endpoint.url}`);
   // Written to stderr directly, whatever PINCER_LOG says: without these lines nobody can connect, or knows it is open.
   if (http.noAuth) err(ctx, ctx.errColors.red('WARNING: --no-auth: no bearer token is required. Any process on this machine that can reach the endpoint can run these tools.'));
-  else if (http.tokenFile) err(ctx, `Bearer token: in ${http.tokenFile} (send it as "Authorization: Bearer <token>")`);
+  else if (kept) err(ctx, `Bearer token: ${kept.created ? 'created in' : 'read from'} ${http.tokenFile} (send it as "Authorization: Bearer <token>")`);
   else err(ctx, `Bearer token (shown once; use --token-file F to keep it in a file instead): Authorization: Bearer ${token}`);
   return () => endpoint.close();
 }

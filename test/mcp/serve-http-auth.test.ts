@@ -83,10 +83,12 @@ describe('pincer serve --http refuses callers without the token or from a web pa
       const token = readFileSync(file, 'utf8').trim();
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(first.stderr()).not.toContain(token);
+      expect(first.stderr()).toContain(`Bearer token: created in ${file}`);
       expect((await raw(first, { headers: { ...MCP_HEADERS, authorization: `Bearer ${token}` }, body: INITIALIZE })).status).toBe(200);
       await first.stop();
 
       const second = await serve(ws.dir, ['--http', '0', '--token-file', file]);
+      expect(second.stderr()).toContain(`Bearer token: read from ${file}`);
       expect((await raw(second, { headers: { ...MCP_HEADERS, authorization: `Bearer ${token}` }, body: INITIALIZE })).status).toBe(200);
 
       const loose = join(dir, 'loose.token');

@@ -35,7 +35,7 @@ export function startServe(cwd: string, args: string[], env: NodeJS.ProcessEnv =
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const at = / at (http:\/\/127\.0\.0\.1:\d+\/mcp|unix:\S+)/.exec(stderr);
-      const auth = /Bearer token: in |WARNING: --no-auth|Authorization: Bearer (\S+)/.exec(stderr);
+      const auth = /Bearer token: (?:created in|read from) |WARNING: --no-auth|Authorization: Bearer (\S+)/.exec(stderr);
       if (!at || !auth) return;
       clearTimeout(timer);
       const socket = at[1].startsWith('unix:') ? at[1].slice('unix:'.length) : undefined;
