@@ -39,7 +39,7 @@ export async function withKernel<T>(ctx: CliContext, options: OpenOptions, fn: (
 }
 
 export async function openKernel(ctx: CliContext, options: OpenOptions): Promise<KernelSession> {
-  const workspace = options.workspaceFlag === undefined ? undefined : resolveWorkspaceFlag(ctx, options.workspaceFlag, options.command ?? '');
+  const workspace = options.workspaceFlag === undefined ? undefined : resolveWorkspaceFlag(ctx, options.workspaceFlag, options.command);
   const api = await ctx.kernelApi();
   const source = discoverConfig(ctx, options.configFlag);
   // Agents without a configured workspace work in `--workspace`, else where pincer runs.

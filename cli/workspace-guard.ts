@@ -11,7 +11,7 @@ import type { CliContext } from './context.js';
 import { CliError, usageError } from './errors.js';
 
 /** `--workspace DIR`, resolved against the caller's directory; it must be an existing directory. */
-export function resolveWorkspaceFlag(ctx: CliContext, flag: string, command: string): string {
+export function resolveWorkspaceFlag(ctx: CliContext, flag: string, command?: string): string {
   if (flag.trim() === '') throw usageError('--workspace needs a directory, got an empty string', command);
   const dir = resolve(ctx.cwd, flag);
   let isDirectory = false;

@@ -1,9 +1,9 @@
 /**
  * One MCP server session over the bridge's tool set (one client's run; closing the server closes
- * the bridge). The low-level `Server` is used (not
- * `McpServer`) because our tools carry arbitrary JSON Schemas, not zod shapes: `tools/list` passes
- * them through as they were normalized, and `tools/call` goes to `toolSet.execute`, i.e. through
- * the gate, hooks and sandbox, exactly like a model's call inside a host.
+ * the bridge). The low-level `Server` is used (not `McpServer`) because our tools carry arbitrary
+ * JSON Schemas, not zod shapes: `tools/list` passes them through as they were normalized, and
+ * `tools/call` goes to `toolSet.execute`, i.e. through the gate, hooks and sandbox, exactly like
+ * a model's call inside a host.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
