@@ -4,7 +4,9 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { usageError } from './errors.js';
+import { suggestNames } from './format/suggest.js';
 import type { RunContext } from './kernel.js';
+import type { OpenOptions } from './kernel-session.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -23,6 +25,7 @@ export const RUN_OPTIONS = {
   group: { type: 'string' },
   provider: { type: 'string' },
   model: { type: 'string' },
+  workspace: { type: 'string', short: 'w' },
 } as const satisfies Options;
 
 export const RUN_FLAGS_HELP = `Run flags (each selects the policy layers that apply):
@@ -32,11 +35,13 @@ export const RUN_FLAGS_HELP = `Run flags (each selects the policy layers that ap
       --group G       group/channel id
       --provider P    model provider (provider layers, schema normalization)
       --model M       model id
+  -w, --workspace D   workspace of agents the config gives none (default: the
+                      current directory; /, home and its parents only this way)
   -c, --config F      config file (else $PINCER_CONFIG, ./pincer.config.json, embedded default)
       --json          machine-readable output`;
 
 export interface Parsed<O extends Options> {
-  values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
+  values: { [K in keyof O]?: O[K] extends { multiple: true } ? string[] : O[K]['type'] extends 'boolean' ? boolean : string };
   positionals: string[];
 }
 
@@ -46,19 +51,21 @@ export function parseFlags<O extends Options>(command: string, argv: string[], o
     const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
     return { values: values as Parsed<O>['values'], positionals };
   } catch (cause) {
-    throw usageError(describeParseError(cause, command), command);
+    throw usageError(describeParseError(cause, command, Object.keys(options)), command);
   }
 }
 
-function describeParseError(cause: unknown, command: string): string {
+function describeParseError(cause: unknown, command: string, known: string[]): string {
   const error = cause as { code?: string; message?: string };
   const message = error.message ?? String(cause);
   // Node quotes the flag as '--foo' or, for value errors, as '-c, --config <value>'.
   const quoted = /'(-[^']*)'/.exec(message)?.[1] ?? '';
   const flag = /--[\w-]+/.exec(quoted)?.[0] ?? quoted;
   switch (error.code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `unknown flag '${flag}' for 'pincer ${command}'`;
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const [guess] = flag.startsWith('--') ? suggestNames(flag.slice(2), known, 1) : [];
+      return `unknown flag '${flag}' for 'pincer ${command}'${guess ? ` (did you mean '--${guess}'?)` : ''}`;
+    }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       return /does not take/.test(message)
         ? `flag '${flag}' of 'pincer ${command}' does not take a value`
@@ -72,6 +79,11 @@ function describeParseError(cause: unknown, command: string): string {
 export function expectPositionals(command: string, positionals: string[], min: number, max: number, what: string): void {
   if (positionals.length < min) throw usageError(`'pincer ${command}' needs ${what}`, command);
   if (positionals.length > max) throw usageError(`unexpected argument '${positionals[max]}' for 'pincer ${command}'`, command);
+}
+
+/** How a run command opens its kernel: the config and workspace flags. */
+export function runOpenOptions(command: string, values: { config?: string; workspace?: string }): OpenOptions {
+  return { command, configFlag: values.config, workspaceFlag: values.workspace };
 }
 
 /** Builds the run context from the run flags. A CLI run is operator-initiated: trigger 'user'. */

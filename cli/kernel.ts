@@ -52,6 +52,8 @@ export interface ToolSet {
   readonly sandbox: { mode: 'off' | 'non-main' | 'all'; sandboxed: boolean; backend?: string };
   /** The run as the kernel resolved it (default agent filled in). */
   readonly run?: { agentId: string; sessionKey: string };
+  /** The host directory the run's tools work in. */
+  readonly workspace?: string;
 }
 
 export type PluginState = 'lazy' | 'starting' | 'ready' | 'restarting' | 'stopping' | 'failed' | 'stopped';

@@ -39,6 +39,13 @@ export type { DiagnosticsEmitter } from './diagnostics/index.js';
 export { toToolDefinition, unknownToolResult } from './adapter/index.js';
 export { normalizeToolSchema } from './schema/index.js';
 
+// Provider tool formats
+export { toOpenAITools, toAnthropicTools, toGeminiTools, ProviderToolError } from './providers/index.js';
+export type {
+  OpenAIToolOptions, OpenAIChatTool, OpenAIResponsesTool, OpenAIFunction, AnthropicTool, GeminiTool, GeminiFunctionDeclaration,
+  ProviderToolErrorCode, ProviderToolInput,
+} from './providers/index.js';
+
 // Plugin host
 export { createPluginHost, KernelError, isKernelError } from './host/index.js';
 export type { PluginHost, PluginStatus, KernelErrorCode, HostLogger, HostLogRecord } from './host/index.js';

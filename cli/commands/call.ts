@@ -1,14 +1,14 @@
 /** `pincer call TOOL 'JSON'`: one call through the full gate (hooks, loop detection, sandbox). */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { RUN_FLAGS_HELP, RUN_OPTIONS, expectPositionals, parseFlags, runContextFrom } from '../args.js';
+import { RUN_FLAGS_HELP, RUN_OPTIONS, expectPositionals, parseFlags, runContextFrom, runOpenOptions } from '../args.js';
 import { err, out, outJson, type Command } from '../context.js';
 import { CliError, toCliError, usageError } from '../errors.js';
 import { formatExplanation } from '../format/explain.js';
 import { callOutcome, formatCallFailure, formatResult } from '../format/content.js';
 import { startProgress } from '../format/progress.js';
 import { describeRun } from '../format/tools-report.js';
-import { withKernel } from '../kernel-session.js';
+import { assembleRun, withKernel } from '../kernel-session.js';
 
 export const callCommand: Command = {
   name: 'call',
@@ -36,8 +36,8 @@ Examples:
     const [toolName, rawParams] = positionals;
     const params = parseParams(rawParams);
     const run = runContextFrom(values);
-    return withKernel(ctx, { configFlag: values.config }, async ({ kernel }) => {
-      const toolSet = kernel.assembleTools(run);
+    return withKernel(ctx, runOpenOptions('call', values), async (session) => {
+      const toolSet = assembleRun(ctx, session, run);
       const explanation = toolSet.explain(toolName);
       if (!explanation.present) {
         if (values.json) outJson(ctx, { ran: false, ...explanation });

@@ -1,10 +1,10 @@
 /** `pincer explain TOOL`: why a tool is present or absent for one run. */
-import { RUN_FLAGS_HELP, RUN_OPTIONS, expectPositionals, parseFlags, runContextFrom } from '../args.js';
+import { RUN_FLAGS_HELP, RUN_OPTIONS, expectPositionals, parseFlags, runContextFrom, runOpenOptions } from '../args.js';
 import { describeSource } from '../config-source.js';
 import { out, outJson, type Command } from '../context.js';
 import { formatExplanation } from '../format/explain.js';
 import { describeRun } from '../format/tools-report.js';
-import { assembleOrFail, withKernel } from '../kernel-session.js';
+import { assembleRun, withKernel } from '../kernel-session.js';
 
 export const explainCommand: Command = {
   name: 'explain',
@@ -29,8 +29,9 @@ Examples:
     expectPositionals('explain', positionals, 1, 1, 'a TOOL name');
     const toolName = positionals[0];
     const run = runContextFrom(values);
-    return withKernel(ctx, { configFlag: values.config }, async ({ kernel, source }) => {
-      const toolSet = assembleOrFail(kernel, run);
+    return withKernel(ctx, runOpenOptions('explain', values), async (session) => {
+      const { source } = session;
+      const toolSet = assembleRun(ctx, session, run);
       const explanation = toolSet.explain(toolName);
       if (values.json) outJson(ctx, { config: describeSource(source), run, ...explanation });
       else out(ctx, formatExplanation(explanation, toolSet, describeRun(run, toolSet), ctx.colors));

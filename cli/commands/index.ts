@@ -29,6 +29,7 @@ Global flags:
 
 Config: --config F, else $PINCER_CONFIG, else ./pincer.config.json, else the
 embedded default (bundled fs and shell tools on the local backend, the coding
-profile, the current directory as the workspace).
+profile, the current directory or --workspace as the workspace; /, the home
+directory and its parents are refused unless --workspace names them).
 Logs go to stderr; set PINCER_LOG=debug|info|warn|error to change the level.`;
 }

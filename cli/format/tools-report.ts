@@ -17,7 +17,7 @@ export function formatToolsReport(run: RunContext, toolSet: ToolSet, options: Re
   const sections: string[] = [];
   const count = toolSet.tools.length;
   sections.push(
-    `${c.bold(`${count} tool${count === 1 ? '' : 's'}`)} for ${describeRun(run, toolSet)} ${c.dim(`· sandbox ${describeSandbox(toolSet.sandbox)} · config ${options.configSource}`)}`,
+    `${c.bold(`${count} tool${count === 1 ? '' : 's'}`)} for ${describeRun(run, toolSet)} ${c.dim(`· sandbox ${describeSandbox(toolSet.sandbox)} ·${toolSet.workspace ? ` workspace ${toolSet.workspace} ·` : ''} config ${options.configSource}`)}`,
   );
 
   if (count > 0) {
@@ -77,5 +77,6 @@ export function toolsReportJson(run: RunContext, toolSet: ToolSet, configSource:
     warnings: toolSet.warnings,
     effectiveAllowlist: toolSet.effectiveAllowlist,
     sandbox: toolSet.sandbox,
+    workspace: toolSet.workspace,
   };
 }

@@ -36,6 +36,8 @@ export interface ToolSet {
   readonly effectiveAllowlist: readonly string[];
   readonly sandbox: ResolvedRun['sandbox'];
   readonly run: { agentId: string; sessionKey: string };
+  /** The host directory this run's tools work in (served by its sandbox backend). */
+  readonly workspace?: string;
 }
 
 export interface ToolSetParts {
@@ -71,6 +73,7 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
     effectiveAllowlist: parts.effectiveAllowlist,
     sandbox: parts.run.sandbox,
     run: { agentId: parts.run.agentId, sessionKey: parts.run.sessionKey },
+    workspace: parts.run.placement.workspaceDir,
     async execute(name: string, params: unknown, options: ExecuteOptions = {}): Promise<ToolResult> {
       const key = normalizeToolPolicyName(name);
       const tool = byName.get(key);

@@ -21,6 +21,7 @@ import {
 import { isZodSchema } from '../plugin/define.js';
 import type { HandlerContext, PluginDefinition, SandboxBackendDefinition, ToolDefinition, ToolReturn } from '../plugin/types.js';
 import { baseContext, signalFor } from './context.js';
+import { invalidArgumentsResult } from './invalid-arguments.js';
 import { guarded } from './wire-errors.js';
 import { createWorkspaceProxy } from './workspace-proxy.js';
 
@@ -44,7 +45,9 @@ export function registerToolHandlers(conn: MessageConnection, state: PluginState
       const params = ToolInvokeParams.parse(raw);
       const tool = state.tools.get(params.name);
       if (!tool) throw new ResponseError(ProtocolErrorCodes.ToolNotFound, `no tool named "${params.name}" in this plugin`, { tool: params.name });
-      const args = isZodSchema(tool.inputSchema) ? tool.inputSchema.parse(params.arguments) : params.arguments;
+      const checked = isZodSchema(tool.inputSchema) ? tool.inputSchema.safeParse(params.arguments) : undefined;
+      if (checked && !checked.success) return invalidArgumentsResult(params.name, checked.error);
+      const args = checked ? checked.data : params.arguments;
       const progressToken = params.progressToken;
       const ctx = {
         ...baseContext(signal, state.settings, state.log),

@@ -9,6 +9,7 @@ const SURFACES: Record<string, string[]> = {
     'isCallPathError', 'isKernelError', 'isSessionSandboxed', 'lintPolicyConfig', 'loadConfig', 'loadConfigFile', 'normalizeToolSchema', 'parseConfig',
     'pluginToolsFromManifests',
     'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError',
+    'toOpenAITools', 'toAnthropicTools', 'toGeminiTools', 'ProviderToolError',
   ],
   'pincer/sdk (sdk/index.ts)': [
     'CancelledError', 'DEFAULT_MAX_READ_BYTES', 'HostFsBridge', 'PathGuard', 'PluginError', 'PolicyInputError', 'SandboxError',

@@ -79,6 +79,14 @@ describe('pincer commands in-process, against a fake kernel', () => {
     expect(stderr).toContain("Run 'pincer tools --help'");
   });
 
+  it('suggests the flag a mistyped one meant', async () => {
+    const { code, stderr } = await runInProcess(['call', 'read', '--worksapce', '.'], fakeApi(new FakeKernel()));
+    expect(code).toBe(2);
+    expect(stderr).toContain("unknown flag '--worksapce' for 'pincer call' (did you mean '--workspace'?)");
+    const far = await runInProcess(['tools', '--frobnicate'], fakeApi(new FakeKernel()));
+    expect(far.stderr).toContain("unknown flag '--frobnicate' for 'pincer tools'\n");
+  });
+
   it('names an unknown command with a suggestion, and exits 2', async () => {
     const { code, stderr } = await runInProcess(['tool'], fakeApi(new FakeKernel()));
     expect(code).toBe(2);
@@ -111,6 +119,18 @@ describe('pincer commands in-process, against a fake kernel', () => {
     expect(code).toBe(1);
     expect(stdout).toMatch(/PLUGIN\s+STATE\s+VERSION\s+PROTOCOL\s+RESTARTS\s+TOOLS\s+LAST ERROR/);
     expect(stdout).toMatch(/shell\s+failed\s+-\s+-\s+5\s+0\s+PLUGIN_CRASHED: exit 1/);
+  });
+
+  it('fails the health check while a plugin restarts after a crash, and tools names it', async () => {
+    const plugins = [
+      { id: 'fs', state: 'ready' as const, restarts: 0, tools: 2 },
+      { id: 'shell', state: 'restarting' as const, restarts: 1, lastError: { code: 'PLUGIN_CRASHED', message: 'exited with code 1 during start' }, tools: 0 },
+    ];
+    const health = await runInProcess(['plugins'], fakeApi(new FakeKernel({ plugins })));
+    expect(health.code).toBe(1);
+    const tools = await runInProcess(['tools'], fakeApi(new FakeKernel({ plugins })));
+    expect(tools.code).toBe(0);
+    expect(tools.stdout).toContain('Plugins not serving (1)\n  ✗ shell restarting: PLUGIN_CRASHED: exited with code 1 during start');
   });
 
   it('prints help for a command without loading the kernel', async () => {

@@ -59,9 +59,11 @@ describe('the in-memory plugin test harness', () => {
     await h.close();
   });
 
-  it('rejects params that fail the zod schema with InvalidParams', async () => {
+  it('answers arguments that fail the zod schema with an INVALID_PARAMS error result the model can read', async () => {
     const h = await createPluginTestHarness(plugin);
-    await expect(h.callTool('greet', { who: 3 })).rejects.toMatchObject({ code: -32602 });
+    const invalid = await h.callTool('greet', { who: 3 });
+    expect(invalid).toMatchObject({ isError: true, details: { error: { code: 'INVALID_PARAMS' }, issues: [{ path: 'who' }] } });
+    expect(invalid.content[0]).toEqual({ type: 'text', text: 'Error [INVALID_PARAMS]: Invalid arguments for greet: who: Invalid input: expected string, received number.\nHint: Call greet again with arguments that match its parameter schema.' });
     await expect(h.callTool('nope')).rejects.toMatchObject({ code: -32010 });
     await h.close();
   });

@@ -43,6 +43,10 @@ export class FakeKernel implements Kernel {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
   }
+  /** Live toolsChanged subscriptions: every MCP session holds one until it closes. */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
   emitToolsChanged() {
     for (const l of this.listeners) l();
   }
