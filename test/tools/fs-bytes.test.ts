@@ -96,12 +96,12 @@ describe.each(fixtures)('fs tools keep every byte they were not asked to change 
   });
 
   describe('line endings and BOM (item 8)', () => {
-    it('apply_patch on a mixed CRLF/LF file keeps each line its own ending', async () => {
+    it('apply_patch on a mixed CRLF/LF file keeps each line its own ending, a replacing line that of the line it replaces', async () => {
       f = await make();
-      await f.put('mixed.txt', 'a\r\nb\nc\r\nd\n');
-      const result = await call(applyPatchTool, { input: patch('*** Update File: mixed.txt', '@@', ' a', '-b', '+B', ' c') });
+      await f.put('mixed.txt', 'a\r\nb\nc\r\nd\r\n');
+      const result = await call(applyPatchTool, { input: patch('*** Update File: mixed.txt', '@@', ' a', '-b', '+B', '+B2', ' c') });
       expect(result.isError).toBeUndefined();
-      expect((await f.bytes('mixed.txt'))?.toString('latin1')).toBe('a\r\nB\nc\r\nd\n');
+      expect((await f.bytes('mixed.txt'))?.toString('latin1')).toBe('a\r\nB\nB2\r\nc\r\nd\r\n');
     });
 
     it('apply_patch gives inserted lines the file convention and keeps tolerantly matched context as the file has it', async () => {

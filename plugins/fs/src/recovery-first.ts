@@ -15,19 +15,18 @@ async function settle(ctx: FsToolContext): Promise<RecoveryReport | undefined> {
   try {
     return await recoverSession(store, ctx.call?.sessionKey ?? '', ctx.workspace, ctx.signal);
   } catch (error) {
-    return { undone: 0, finished: 0, notRestored: [], retrying: true, error: (error as Error).message };
+    return { undone: 0, finished: 0, notRestored: [], retrying: `could not read the patch journal: ${(error as Error).message}` };
   }
 }
 
 /** One line for the model about what recovery did, or nothing when there was nothing to do. */
 export function recoveryNote(report: RecoveryReport | undefined): string | undefined {
-  if (report === undefined || (report.undone === 0 && report.finished === 0 && report.notRestored.length === 0 && !report.retrying)) return undefined;
+  if (report === undefined || (report.undone === 0 && report.finished === 0 && report.notRestored.length === 0 && report.retrying === undefined)) return undefined;
   const parts: string[] = [];
   if (report.undone > 0) parts.push(`${report.undone} apply_patch call(s) interrupted by a crash were undone; their files are as before them.`);
   if (report.finished > 0) parts.push(`${report.finished} apply_patch call(s) interrupted after all their changes landed were completed.`);
   if (report.notRestored.length > 0) parts.push(`Could not restore: ${report.notRestored.map((n) => `${n.path} (${n.reason})`).join('; ')}.`);
-  if (report.error !== undefined) parts.push(`Could not check for interrupted apply_patch calls: ${report.error}.`);
-  if (report.retrying) parts.push('Some of this could not be settled yet and is retried before the next file operation.');
+  if (report.retrying !== undefined) parts.push(`An interrupted apply_patch could not be settled yet (${report.retrying}); this is retried before the next file operation.`);
   return `[Before this call: ${parts.join(' ')}]`;
 }
 

@@ -10,36 +10,34 @@ export interface RecoveryReport {
   /** Interrupted patches that had landed whole and were finished (all-new). */
   finished: number;
   notRestored: NotRestored[];
-  /** Some work failed in a way that may pass later: it is tried again before the next call. */
-  retrying: boolean;
-  /** Recovery itself failed (e.g. the journal directory could not be read). */
-  error?: string;
+  /** Why some work could not be done yet (it is tried again before the next call), if so. */
+  retrying?: string;
 }
 
 const running = new Map<string, Promise<RecoveryReport>>();
 
 async function recover(store: JournalStore, session: string, workspace: WorkspaceService, signal: AbortSignal): Promise<RecoveryReport> {
-  const report: RecoveryReport = { undone: 0, finished: 0, notRestored: [], retrying: false };
+  const report: RecoveryReport = { undone: 0, finished: 0, notRestored: [] };
   for (const journal of await store.pending(session)) {
     let resolved = false;
     try {
       if (journal.intent.state === 'committed') {
         resolved = await finishChanges(journal.intent.changes, workspace, signal);
         if (resolved) report.finished += 1;
+        else report.retrying = 'a parked original could not be removed yet';
       } else {
         const outcome = await undoChanges(journal.intent.changes, workspace, (i) => journal.backup(i), signal);
         report.notRestored.push(...outcome.notRestored);
-        resolved = !outcome.retry;
+        resolved = outcome.retry === undefined;
         if (resolved) report.undone += 1;
+        else report.retrying = outcome.retry;
       }
       if (resolved) await journal.discard();
-    } catch {
-      resolved = false; // e.g. the backend went away mid-undo: tried again before the next call
+    } catch (error) {
+      resolved = false;
+      report.retrying = (error as Error).message;
     } finally {
-      if (!resolved) {
-        journal.release();
-        report.retrying = true;
-      }
+      if (!resolved) journal.release();
     }
   }
   return report;

@@ -8,8 +8,8 @@ export const hashOf = (bytes: Uint8Array): string => createHash('sha256').update
 
 export interface UndoOutcome {
   notRestored: NotRestored[];
-  /** Something failed that may work later (the backend restarting, an I/O error): keep the journal and try again. */
-  retry: boolean;
+  /** Why the undo stopped early on a failure that may pass later (the backend restarting, an I/O error): keep the journal and try again. */
+  retry?: string;
 }
 
 /** The file's bytes and version, or undefined when nothing is there. */
@@ -82,7 +82,7 @@ async function undoOne(change: JournalChange, index: number, workspace: Workspac
  * since is kept and reported. Last change first, so created directories empty before they go.
  */
 export async function undoChanges(changes: readonly JournalChange[], workspace: WorkspaceService, backup: (index: number) => Promise<Buffer>, signal: AbortSignal): Promise<UndoOutcome> {
-  const outcome: UndoOutcome = { notRestored: [], retry: false };
+  const outcome: UndoOutcome = { notRestored: [] };
   for (let i = changes.length - 1; i >= 0; i -= 1) {
     const change = changes[i] as JournalChange;
     try {
@@ -90,9 +90,10 @@ export async function undoChanges(changes: readonly JournalChange[], workspace: 
       if (left) outcome.notRestored.push(left);
     } catch (error) {
       const code = workspaceErrorCodeOf(error);
-      // A refusal with a code (CONFLICT, PROTECTED_PATH, ...) is final; anything else may pass on a retry.
-      if (code === undefined || code === 'IO_ERROR') outcome.retry = true;
-      outcome.notRestored.push({ path: change.target, reason: `${code ?? 'error'}: ${(error as Error).message}` });
+      // A refusal with a code (CONFLICT, PROTECTED_PATH, ...) is final; anything else may pass on a retry,
+      // which redoes this whole undo (every step is judged by what is there), so stop here.
+      if (code === undefined || code === 'IO_ERROR') return { notRestored: outcome.notRestored, retry: (error as Error).message };
+      outcome.notRestored.push({ path: change.target, reason: `${code}: ${(error as Error).message}` });
     }
   }
   return outcome;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../../sdk/plugin-api.js';
-import { explainWorkspaceError } from '../../../../sdk/fs-bridge/index.js';
+import { explainWorkspaceError, WORKSPACE_ERROR_HINTS } from '../../../../sdk/fs-bridge/index.js';
 import { defaultJournalStore } from '../journal/default-store.js';
 import { assertWellFormed } from '../text/utf8.js';
 import { PatchConflictError } from './patch-chunks.js';
@@ -25,19 +25,27 @@ function summarize(change: PlannedChange): string {
   return `M ${change.path}`;
 }
 
-/** A write failed mid-way: say exactly what the undo restored, which is the promise of this tool. */
-function commitFailure(error: PatchCommitError) {
+/**
+ * A write failed mid-way: say exactly what the undo restored, which is the promise of this
+ * tool. A failure without a workspace code (the backend crashed) is reported the same way;
+ * a cancellation stays a cancellation.
+ */
+function commitFailure(error: PatchCommitError, signal: AbortSignal) {
   const why = explainWorkspaceError(error.cause);
-  if (why === undefined) throw error.cause;
+  if (why === undefined && signal.aborted) throw error.cause;
   const { notRestored, retrying } = error;
   const listed = notRestored.map((n) => `${n.path} (${n.reason})`).join('; ');
-  const outcome =
-    notRestored.length === 0
-      ? 'The changes already made were undone; no file changed.'
-      : retrying
-        ? `Not restored yet: ${listed}. This is retried before the next file operation of this session.`
-        : `Could not restore: ${listed}.`;
-  return fail(why.code, `${why.message}. ${outcome}`, why.hint, { rolledBack: notRestored.length === 0, notRestored, retrying });
+  const outcome = [
+    notRestored.length === 0 && retrying === undefined ? 'The changes already made were undone; no file changed.' : '',
+    notRestored.length > 0 ? `Could not restore: ${listed}.` : '',
+    retrying !== undefined ? `The undo could not finish yet (${retrying}); it is retried before the next file operation of this session.` : '',
+  ].filter(Boolean);
+  const code = why?.code ?? 'IO_ERROR';
+  return fail(code, `${why?.message ?? error.message}. ${outcome.join(' ')}`, why?.hint ?? WORKSPACE_ERROR_HINTS.IO_ERROR, {
+    rolledBack: notRestored.length === 0 && retrying === undefined,
+    notRestored,
+    ...(retrying !== undefined ? { retrying } : {}),
+  });
 }
 
 export async function runApplyPatch(params: z.output<typeof ApplyPatchParams>, ctx: FsToolContext) {
@@ -60,7 +68,7 @@ export async function runApplyPatch(params: z.output<typeof ApplyPatchParams>, c
         progress: (done, total) => ctx.progress?.({ message: `applied ${done}/${total}`, progress: done, total }),
       });
     } catch (error) {
-      if (error instanceof PatchCommitError) return commitFailure(error);
+      if (error instanceof PatchCommitError) return commitFailure(error, ctx.signal);
       throw error;
     }
     return ok(`Applied patch:\n${plan.map(summarize).join('\n')}`, {

@@ -49,14 +49,21 @@ function withoutTrailingBlank(ops: readonly DiffLine[]): DiffLine[] | undefined 
   return undefined;
 }
 
-/** Replace the lines at `start` by the chunk: kept lines stay the file's own (text and ending), added ones take `eol`. */
+/**
+ * Replace the lines at `start` by the chunk. Kept lines stay the file's own (text and
+ * ending); an added line takes the ending of the removed line it stands in for (the n-th
+ * added after a run of removed ones takes the n-th one's), else the file's convention `eol`.
+ */
 function spliceChunk(lines: Line[], start: number, ops: readonly DiffLine[], eol: Line['eol']): void {
   const replaced: Line[] = [];
+  let removedEnds: Line['eol'][] = [];
   let k = start;
   for (const op of ops) {
-    if (op.op === ' ') replaced.push(lines[k++] as Line);
-    else if (op.op === '-') k += 1;
-    else replaced.push({ text: op.text, eol });
+    if (op.op === ' ') {
+      replaced.push(lines[k++] as Line);
+      removedEnds = [];
+    } else if (op.op === '-') removedEnds.push((lines[k++] as Line).eol);
+    else replaced.push({ text: op.text, eol: removedEnds.shift() ?? eol });
   }
   lines.splice(start, k - start, ...replaced);
 }
@@ -65,7 +72,8 @@ function spliceChunk(lines: Line[], start: number, ops: readonly DiffLine[], eol
  * Apply update chunks to a file's text, in order, each searched after the previous one.
  * Every byte the patch does not change is kept: each line's own ending (LF or CRLF, mixed
  * files stay mixed), the text of context lines that matched only tolerantly, a BOM, and the
- * presence or absence of a final newline. Added lines follow the file's dominant ending.
+ * presence or absence of a final newline. A replacing line keeps the ending of the line it
+ * replaces; other added lines follow the file's dominant ending.
  * Throws PatchConflictError naming the lines that could not be found.
  */
 export function applyChunks(content: string, chunks: readonly UpdateChunk[], path: string): string {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { WorkspaceService } from '../../../../protocol/index.js';
+import { workspaceErrorCodeOf } from '../../../../sdk/fs-bridge/index.js';
 import { WorkspaceError } from '../../../../sdk/plugin-api.js';
 import type { JournalStore } from '../journal/store.js';
 import type { JournalChange, NotRestored } from '../journal/types.js';
@@ -14,8 +15,8 @@ export class PatchCommitError extends Error {
   constructor(
     override readonly cause: unknown,
     readonly notRestored: NotRestored[],
-    /** The undo could not finish now; the journal is kept and retried before the next call of the session. */
-    readonly retrying: boolean,
+    /** Why the undo could not finish now, if so; the journal is kept and retried before the next call of the session. */
+    readonly retrying: string | undefined,
   ) {
     super((cause as Error)?.message ?? String(cause));
   }
@@ -72,8 +73,9 @@ async function applyOne(change: PlannedChange, journal: JournalChange | undefine
  */
 export async function commitPlan(plan: readonly PlannedChange[], workspace: WorkspaceService, signal: AbortSignal, options: CommitOptions): Promise<void> {
   if (plan.length === 1 && plan[0]?.op !== 'move') {
+    // Nothing to undo here: a refusal is explained like any other; anything else (a bug, a cancellation) passes as is.
     await applyOne(plan[0] as PlannedChange, undefined, workspace, signal).catch((error: unknown) => {
-      throw new PatchCommitError(error, [], false);
+      throw workspaceErrorCodeOf(error) === undefined ? error : new PatchCommitError(error, [], undefined);
     });
     return;
   }
@@ -99,7 +101,7 @@ export async function commitPlan(plan: readonly PlannedChange[], workspace: Work
     const partial: JournalChange[] =
       failing?.op === 'add' ? [failing] : failing?.op === 'move' ? [{ op: 'add', target: failing.newTarget, afterHash: failing.afterHash, createdDirs: failing.createdDirs }] : [];
     const outcome = await undoChanges([...changes.slice(0, applied), ...partial], workspace, (i) => journal.backup(i), AbortSignal.timeout(UNDO_TIMEOUT_MS));
-    if (outcome.retry) journal.release();
+    if (outcome.retry !== undefined) journal.release();
     else await journal.discard().catch(() => journal.release());
     throw new PatchCommitError(error, outcome.notRestored, outcome.retry);
   }
