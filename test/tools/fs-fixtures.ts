@@ -19,8 +19,8 @@ export interface FsFixture {
   cleanup(): Promise<void>;
 }
 
-export function memoryFixture(options: { protectedPaths?: string[] } = {}): FsFixture & { memory: MemoryWorkspace } {
-  const memory = createMemoryWorkspace({}, undefined, options);
+export function memoryFixture(options: { protectedPaths?: string[]; files?: Record<string, string> } = {}): FsFixture & { memory: MemoryWorkspace } {
+  const memory = createMemoryWorkspace(options.files, undefined, options);
   return {
     name: 'memory',
     memory,
