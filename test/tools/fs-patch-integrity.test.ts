@@ -121,6 +121,15 @@ describe.each(fixtures)('apply_patch and edit integrity (%s)', (_name, make) => 
       expect(await f.list()).toEqual(['target.txt']);
     });
 
+    it('refuses to create a file through a dangling symlink, which an undo would otherwise remove', async () => {
+      f = await make();
+      await f.symlink('nowhere', 'ghost');
+      const result = await callTool(applyPatchTool, { input: patch('*** Add File: a.txt', '+a', '*** Add File: ghost/deep/x.txt', '+x') }, f.workspace);
+      expect(errorCodeOf(result)).toBe('PATCH_CONFLICT');
+      expect(textOf(result)).toMatch(/ghost is a symbolic link to nothing/);
+      expect(await f.list()).toEqual(['ghost@']);
+    });
+
     it('reports exactly the file it could not restore, because someone changed it after the patch wrote it', async () => {
       f = await make();
       await f.put('a.txt', 'a\n');

@@ -44,7 +44,8 @@ export async function runEdit(params: z.output<typeof EditParams>, ctx: FsToolCo
     // Only if nobody changed the file since it was read: a concurrent writer's work is never overwritten.
     const written = await ctx.workspace.write(file.target, updated, { expectVersion: file.version }, ctx.signal);
     const count = found.length;
-    return ok(`Replaced ${count} occurrence${count === 1 ? '' : 's'} in ${written.path} (line${count === 1 ? '' : 's'} ${lines.join(', ')})`, {
+    const shown = `${lines.slice(0, 20).join(', ')}${count > 20 ? ', …' : ''}`;
+    return ok(`Replaced ${count} occurrence${count === 1 ? '' : 's'} in ${written.path} (line${count === 1 ? '' : 's'} ${shown})`, {
       path: written.path,
       replacements: count,
       lines,

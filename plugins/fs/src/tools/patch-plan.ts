@@ -28,6 +28,10 @@ async function resolveNew(workspace: WorkspaceService, input: string, exists: st
       const stat = await workspace.stat(at, signal);
       if (missing.length === 0) throw new PatchConflictError(exists);
       if (!stat.isDirectory) throw new PatchConflictError(`Cannot create ${input}: ${at} is not a directory`);
+      // A missing directory that is a name already is a dangling symlink: creating through it (and removing it on undo) would change the link.
+      if (missing.length > 1 && (await workspace.readDirectory(stat.path, signal)).some((e) => e.name === missing[0])) {
+        throw new PatchConflictError(`Cannot create ${input}: ${path.posix.join(at, missing[0] as string)} is a symbolic link to nothing`);
+      }
       const createdDirs = missing.slice(1).map((_, i) => path.posix.join(stat.path, ...missing.slice(0, i + 1)));
       return { target: path.posix.join(stat.path, ...missing), createdDirs };
     } catch (error) {

@@ -16,7 +16,8 @@ export const WriteParams = z.object({
 /** A file that exists and has no write bit is left alone; a missing one may be created. */
 async function assertReplaceable(workspace: WorkspaceService, path: string, signal: AbortSignal): Promise<void> {
   try {
-    assertWritable(path, (await workspace.stat(path, signal)).mode);
+    const stat = await workspace.stat(path, signal);
+    if (stat.isFile) assertWritable(path, stat.mode);
   } catch (error) {
     if (workspaceErrorCodeOf(error) !== 'NOT_FOUND') throw error;
   }
