@@ -28,7 +28,7 @@ export function createDockerPlugin(deps: { docker?: Docker } = {}) {
       defineWorkspaceBackend({
         id: 'docker',
         async open(params, ctx) {
-          const { registryPath, ...global } = ctx.settings as SandboxSettings & { registryPath?: string };
+          const { registryPath, allowHardLinks, ...global } = ctx.settings as SandboxSettings & { registryPath?: string; allowHardLinks?: boolean };
           registry ??= registryPath ? new JsonFileSandboxRegistry(registryPath) : new MemorySandboxRegistry();
           const prep = (params.config ?? {}) as PrepareConfig;
           if (!params.workspaceDir) throw new SandboxError('CONFIG_INVALID', 'sandbox/prepare for docker needs workspaceDir (the host directory mounted at the workdir).');
@@ -37,7 +37,7 @@ export function createDockerPlugin(deps: { docker?: Docker } = {}) {
           const workspace = await DockerWorkspace.open(sandbox, {
             sessionKey: params.session, agentId: prep.agentId ?? 'main', workspaceDir: params.workspaceDir,
             agentWorkspaceDir: prep.agentWorkspaceDir, skillsWorkspaceDir: prep.skillsWorkspaceDir,
-          });
+          }, { protectedPaths: params.protectedPaths, allowHardLinks: allowHardLinks === true });
           return { workspace, workdir: config.docker.workdir, reused: !workspace.handle.created };
         },
       }),
