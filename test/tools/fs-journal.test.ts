@@ -7,7 +7,7 @@ import { FS_TOOLS } from '../../plugins/fs/src/tools.js';
 import { JournalDirError, pluginDataDir } from '../../plugins/fs/src/journal/data-dir.js';
 import { isOwnerAlive, ownerTag } from '../../plugins/fs/src/journal/owner.js';
 import { recoverSession } from '../../plugins/fs/src/journal/recover.js';
-import { JournalStore } from '../../plugins/fs/src/journal/store.js';
+import { Journal, JournalStore } from '../../plugins/fs/src/journal/store.js';
 import { hashOf } from '../../plugins/fs/src/journal/undo.js';
 import { memoryFixture } from './fs-fixtures.js';
 import { callTool, errorCodeOf, textOf } from './helpers.js';
@@ -24,14 +24,15 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Every journal on disk, of any session. */
-const journalDirs = (): string[] => readdirSync(store.root).flatMap((session) => readdirSync(path.join(store.root, session)));
+/** Every journal file on disk, of any session. */
+const journalFiles = (): string[] => readdirSync(store.root).flatMap((session) => readdirSync(path.join(store.root, session)));
 
-/** Re-tag a journal as written by `owner`, as if that process had written it and then died (or still runs). */
-function ownedBy(dir: string, owner: string): string {
-  const moved = path.join(path.dirname(dir), `${owner}.${path.basename(dir).split('.').pop()}`);
-  renameSync(dir, moved);
-  return moved;
+/** Re-tag a journal's files as written by `owner`, as if that process had written them and then died (or still runs). */
+function ownedBy(journal: Journal, owner: string): void {
+  const dir = path.dirname(journal.file);
+  const id = path.basename(journal.file).split('.')[2] as string;
+  for (const name of readdirSync(dir).filter((n) => n.split('.')[2] === id)) renameSync(path.join(dir, name), path.join(dir, `${owner}.${name.split('.').slice(2).join('.')}`));
+  journal.release();
 }
 
 describe('journal owners', () => {
@@ -50,47 +51,39 @@ describe('recovery before each fs call', () => {
     await f.put('gone.txt', 'old\n');
     const journal = await store.begin('s', [{ op: 'delete', target: '/workspace/gone.txt', trash: '/workspace/.pincer-trash-x-0' }], new Map());
     await f.workspace.rename('gone.txt', '.pincer-trash-x-0');
-    await journal.setState('committed');
-    journal.release();
-    ownedBy(journal.dir, DEAD);
+    await journal.markCommitted();
+    ownedBy(journal, DEAD);
     const result = await callTool(tool('ls'), { all: true }, f.workspace, undefined, { journals: store, call: { sessionKey: 's' } });
     expect(textOf(result)).toMatch(/^\[Before this call: 1 apply_patch call\(s\) interrupted after all their changes landed were completed\.\]/);
     expect(await f.list()).toEqual([]);
-    expect(journalDirs()).toEqual([]);
+    expect(journalFiles()).toEqual([]);
   });
 
   it('undoes a prepared patch of a dead process, but never one whose writer still runs, nor one of another session', async () => {
     const f = memoryFixture();
     await f.put('a.txt', 'new\n');
     const change = { op: 'update' as const, target: '/workspace/a.txt', beforeHash: hashOf(Buffer.from('old\n')), afterHash: hashOf(Buffer.from('new\n')) };
-    const live = await store.begin('s', [change], new Map([[0, Buffer.from('old\n')]]));
-    live.release();
-    ownedBy(live.dir, ownerTag(process.ppid));
+    ownedBy(await store.begin('s', [change], new Map([[0, Buffer.from('old\n')]])), ownerTag(process.ppid));
     const ctx = { journals: store, call: { sessionKey: 's' } };
     expect(textOf(await callTool(tool('read'), { path: 'a.txt' }, f.workspace, undefined, ctx))).toBe('new');
 
-    const other = await store.begin('other session', [change], new Map([[0, Buffer.from('old\n')]]));
-    other.release();
-    ownedBy(other.dir, DEAD);
+    ownedBy(await store.begin('other session', [change], new Map([[0, Buffer.from('old\n')]])), DEAD);
     expect(textOf(await callTool(tool('read'), { path: 'a.txt' }, f.workspace, undefined, ctx))).toBe('new');
 
-    const dead = await store.begin('s', [change], new Map([[0, Buffer.from('old\n')]]));
-    dead.release();
-    ownedBy(dead.dir, DEAD);
+    ownedBy(await store.begin('s', [change], new Map([[0, Buffer.from('old\n')]])), DEAD);
     const read = await callTool(tool('read'), { path: 'a.txt' }, f.workspace, undefined, ctx);
-    expect(journalDirs()).toHaveLength(2); // the live writer's and the other session's stay
+    expect(journalFiles()).toHaveLength(2); // the live writer's and the other session's stay
     expect(textOf(read)).toBe('[Before this call: 1 apply_patch call(s) interrupted by a crash were undone; their files are as before them.]old');
     expect(await f.bytes('a.txt')).toEqual(Buffer.from('old\n'));
   });
 
-  it('removes a journal that crashed before its intent was written (no change was made yet)', async () => {
+  it('removes the temp file of a journal that crashed before its intent was complete (no change was made yet)', async () => {
     const journal = await store.begin('s', [], new Map());
-    journal.release();
-    rmSync(path.join(journal.dir, 'intent.json'));
-    ownedBy(journal.dir, DEAD);
-    expect(journalDirs()).toHaveLength(1);
+    renameSync(journal.file, `${journal.file}.tmp`);
+    ownedBy(journal, DEAD);
+    expect(journalFiles()).toEqual([expect.stringMatching(/^2147483646\.1\.[0-9a-f]+\.json\.tmp$/)]);
     expect(await recoverSession(store, 's', memoryFixture().workspace, new AbortController().signal)).toEqual({ undone: 0, finished: 0, notRestored: [] });
-    expect(journalDirs()).toEqual([]);
+    expect(journalFiles()).toEqual([]);
   });
 });
 

@@ -21,7 +21,7 @@ async function recover(store: JournalStore, session: string, workspace: Workspac
   for (const journal of await store.pending(session)) {
     let resolved = false;
     try {
-      if (journal.intent.state === 'committed') {
+      if (journal.committed) {
         resolved = await finishChanges(journal.intent.changes, workspace, signal);
         if (resolved) report.finished += 1;
         else report.retrying = 'a parked original could not be removed yet';

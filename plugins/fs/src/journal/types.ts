@@ -16,9 +16,12 @@ export type JournalState = 'prepared' | 'committed';
 export interface JournalIntent {
   format: 1;
   session: string;
+  /** Not stored in the intent: a `.committed` file beside it says so. */
   state: JournalState;
   createdAt: string;
   changes: JournalChange[];
+  /** Original bytes (base64) of each updated file, by change index. */
+  backups: Record<number, string>;
 }
 
 /** A file the undo had to leave as it found it, and why. */

@@ -92,8 +92,9 @@ export async function commitPlan(plan: readonly PlannedChange[], workspace: Work
       await applyOne(plan[applied] as PlannedChange, changes[applied], workspace, signal);
       options.progress?.(applied + 1, plan.length);
     }
-    // From here on a recovery finishes the patch instead of undoing it.
-    await journal.setState('committed');
+    // From here on a recovery finishes the patch (removes the parked originals) instead of undoing it.
+    // Without parked originals there is nothing to finish: the patch stands once the journal is gone.
+    if (changes.some((c) => 'trash' in c)) await journal.markCommitted();
   } catch (error) {
     // Undo what landed, plus what the failing step may have left (a move's new file, new directories), but
     // not a failing update: a file that changed under it is someone else's work, not ours to restore.
