@@ -105,6 +105,19 @@ describe.each(fixtures)('apply_patch and edit integrity (%s)', (_name, make) => 
       expect(await f.bytes('m.txt')).toEqual(Buffer.from('one\ntwo\n'));
     });
 
+    it('a single Add whose write fails after creating its directories leaves no directory behind', async () => {
+      f = await make();
+      const workspace = intercept(f.workspace, {
+        write: async (p, c, o, s) => {
+          await f.workspace.mkdir(p.replace(/\/[^/]+$/, ''), { recursive: true }, s); // what the backend's mkdirs did before the disk filled
+          return failingWritesTo(f.workspace, 'x.txt').write(p, c, o, s);
+        },
+      });
+      const result = await callTool(applyPatchTool, { input: patch('*** Add File: deep/er/x.txt', '+x') }, workspace);
+      expect(result.details).toMatchObject({ error: { code: 'IO_ERROR' }, rolledBack: true });
+      expect(await f.list()).toEqual([]);
+    });
+
     it('a deleted symlink comes back as the same symlink, not as a copy of its target', async () => {
       f = await make();
       await f.put('target.txt', 'target\n');

@@ -23,12 +23,12 @@ async function current(workspace: WorkspaceService, target: string, signal: Abor
   }
 }
 
-/** Whether a directory entry of that name exists; a symlink counts, even a dangling one. */
-async function nameExists(workspace: WorkspaceService, target: string, signal: AbortSignal): Promise<boolean> {
+/** Names in the directory of `target`; a symlink counts, even a dangling one. */
+async function namesBeside(workspace: WorkspaceService, target: string, signal: AbortSignal): Promise<Set<string>> {
   try {
-    return (await workspace.readDirectory(path.posix.dirname(target), signal)).some((e) => e.name === path.posix.basename(target));
+    return new Set((await workspace.readDirectory(path.posix.dirname(target), signal)).map((e) => e.name));
   } catch (error) {
-    if (workspaceErrorCodeOf(error) === 'NOT_FOUND') return false;
+    if (workspaceErrorCodeOf(error) === 'NOT_FOUND') return new Set();
     throw error;
   }
 }
@@ -47,7 +47,9 @@ async function unwrite(workspace: WorkspaceService, target: string, afterHash: s
 
 /** Put a parked original (deleted or moved away) back under its name; a link comes back as the same link. */
 async function unpark(workspace: WorkspaceService, target: string, trash: string, signal: AbortSignal): Promise<NotRestored | undefined> {
-  const [atTarget, atTrash] = await Promise.all([nameExists(workspace, target, signal), nameExists(workspace, trash, signal)]);
+  const names = await namesBeside(workspace, target, signal); // the trash is parked beside its original
+  const atTarget = names.has(path.posix.basename(target));
+  const atTrash = names.has(path.posix.basename(trash));
   if (atTrash && !atTarget) await workspace.rename(trash, target, signal);
   else if (atTrash) return { path: target, reason: `re-created by another process; the original is kept as ${trash}` };
   else if (!atTarget) return { path: target, reason: 'the original is gone' };
@@ -105,7 +107,7 @@ export async function finishChanges(changes: readonly JournalChange[], workspace
   for (const change of changes) {
     if (change.op !== 'delete' && change.op !== 'move') continue;
     try {
-      if (await nameExists(workspace, change.trash, signal)) await workspace.remove(change.trash, {}, signal);
+      if ((await namesBeside(workspace, change.trash, signal)).has(path.posix.basename(change.trash))) await workspace.remove(change.trash, {}, signal);
     } catch {
       done = false;
     }

@@ -66,15 +66,16 @@ async function applyOne(change: PlannedChange, journal: JournalChange | undefine
 }
 
 /**
- * Apply a validated plan all-or-nothing. One write is atomic by itself; anything more is
- * journaled first (intent + backups, durably), so a crash of this plugin or of the backend
+ * Apply a validated plan all-or-nothing. One write (or remove) is atomic by itself; anything
+ * more (several files, a move, an add that creates directories) is journaled first (intent + backups, durably), so a crash of this plugin or of the backend
  * at any point is settled by the next call of the session. A failure here undoes what
  * landed, at once; what cannot be undone yet stays journaled and is retried.
  */
 export async function commitPlan(plan: readonly PlannedChange[], workspace: WorkspaceService, signal: AbortSignal, options: CommitOptions): Promise<void> {
-  if (plan.length === 1 && plan[0]?.op !== 'move') {
-    // Nothing to undo here: a refusal is explained like any other; anything else (a bug, a cancellation) passes as is.
-    await applyOne(plan[0] as PlannedChange, undefined, workspace, signal).catch((error: unknown) => {
+  const only = plan.length === 1 ? plan[0] : undefined;
+  if (only !== undefined && (only.op === 'update' || only.op === 'delete' || (only.op === 'add' && only.createdDirs.length === 0))) {
+    // One write or remove, atomic by itself: nothing to undo. A refusal is explained like any other; anything else passes as is.
+    await applyOne(only, undefined, workspace, signal).catch((error: unknown) => {
       throw workspaceErrorCodeOf(error) === undefined ? error : new PatchCommitError(error, [], undefined);
     });
     return;
