@@ -168,3 +168,16 @@ describe.each(fixtures)('fs tools keep every byte they were not asked to change 
     });
   });
 });
+
+describe('patch size', () => {
+  it('refuses a patch that would rewrite more than 64 MiB of existing files, before changing any', async () => {
+    const f = memoryFixture();
+    const names = Array.from({ length: 13 }, (_, i) => `big${i}.txt`);
+    for (const name of names) await f.put(name, Buffer.alloc(5 * 1024 * 1024, 'a'.charCodeAt(0)));
+    const input = patch(...names.flatMap((name) => [`*** Update File: ${name}`, '@@', '-' + 'a'.repeat(5 * 1024 * 1024), '+b']));
+    const result = await callTool(applyPatchTool, { input }, f.workspace);
+    expect(errorCodeOf(result)).toBe('INVALID_ARGUMENT');
+    expect(textOf(result)).toMatch(/more than 64 MiB/);
+    expect((await f.bytes('big0.txt'))?.length).toBe(5 * 1024 * 1024);
+  });
+});

@@ -77,6 +77,14 @@ describe.each(fixtures)('apply_patch and edit integrity (%s)', (_name, make) => 
       expect(await f.list()).toEqual(['bin/', 'bin/run.sh']);
     });
 
+    it('a moved set-uid file keeps its permission bits but not the set-id bits, since its content is new', async () => {
+      f = await make();
+      await f.put('suid.sh', '#!/bin/sh\nid\n', 0o4755);
+      const result = await callTool(applyPatchTool, { input: patch('*** Update File: suid.sh', '*** Move to: moved.sh', '-id', '+id -u') }, f.workspace);
+      expect(result.isError).toBeUndefined();
+      expect(await f.mode('moved.sh')).toBe(0o755);
+    });
+
     it('a rolled-back delete brings the file back with its bytes and mode', async () => {
       f = await make();
       await f.put('tool.sh', '#!/bin/sh\n', 0o750);

@@ -3,6 +3,7 @@ import type { WorkspaceService } from '../../../../protocol/index.js';
 import { workspaceErrorCodeOf } from '../../../../sdk/fs-bridge/index.js';
 import { applyChunks, PatchConflictError } from './patch-chunks.js';
 import type { PatchHunk } from './patch-parse.js';
+import { FsToolError } from './results.js';
 import { readForRewrite } from './rewrite-source.js';
 
 /**
@@ -16,6 +17,9 @@ export type PlannedChange =
   | { op: 'delete'; path: string; target: string; version?: string };
 
 const notFound = (error: unknown): boolean => workspaceErrorCodeOf(error) === 'NOT_FOUND';
+
+/** Most bytes of existing files one patch may rewrite: all of them are held in memory, and in the journal. */
+export const PATCH_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Canonical path of a file that must not exist yet, and the directories writing it will
@@ -67,6 +71,7 @@ export async function planPatch(hunks: readonly PatchHunk[], workspace: Workspac
     claimed.set(target, input);
   };
   const plan: PlannedChange[] = [];
+  let read = 0;
   for (const hunk of hunks) {
     if (hunk.kind === 'add') {
       const { target, createdDirs } = await resolveNew(workspace, hunk.path, `Cannot add ${hunk.path}: it already exists (use '*** Update File:' to change it)`, signal);
@@ -79,6 +84,10 @@ export async function planPatch(hunks: readonly PatchHunk[], workspace: Workspac
     } else {
       const source = await readForRewrite(workspace, hunk.path, signal);
       claim(source.target, hunk.path);
+      read += source.bytes.length;
+      if (read > PATCH_MAX_BYTES) {
+        throw new FsToolError('INVALID_ARGUMENT', `The patch rewrites more than ${PATCH_MAX_BYTES / 1024 / 1024} MiB of existing files`, 'Nothing was changed. Split it into several smaller patches.');
+      }
       const after = applyChunks(source.text, hunk.chunks, hunk.path);
       if (hunk.movePath === undefined) {
         plan.push({ op: 'update', path: hunk.path, target: source.target, version: source.version, before: source.bytes, after });
@@ -87,7 +96,9 @@ export async function planPatch(hunks: readonly PatchHunk[], workspace: Workspac
       if (source.isSymbolicLink) throw new PatchConflictError(`Cannot move ${hunk.path}: it is a symbolic link; apply_patch moves regular files`);
       const moved = await resolveNew(workspace, hunk.movePath, `Cannot move ${hunk.path} to ${hunk.movePath}: the target already exists`, signal);
       claim(moved.target, hunk.movePath);
-      plan.push({ op: 'move', path: hunk.path, target: source.target, version: source.version, mode: source.mode, newPath: hunk.movePath, newTarget: moved.target, after, createdDirs: moved.createdDirs });
+      // Permission bits only: set-id bits are not carried onto content the patch wrote.
+      const mode = source.mode === undefined ? undefined : source.mode & 0o777;
+      plan.push({ op: 'move', path: hunk.path, target: source.target, version: source.version, mode, newPath: hunk.movePath, newTarget: moved.target, after, createdDirs: moved.createdDirs });
     }
   }
   return plan;
