@@ -30,16 +30,21 @@ const text = (result: { content: { type: string; text?: string }[] }) => result.
 describe('a multi-file patch interrupted by SIGKILL ends all-old, never a mix (issue 21 item 6)', () => {
   let kernel: Kernel | undefined;
   let scratch: string;
+  const savedStateDir = process.env.PINCER_STATE_DIR;
   afterEach(async () => {
     await kernel?.stop();
     kernel = undefined;
+    if (savedStateDir === undefined) delete process.env.PINCER_STATE_DIR;
+    else process.env.PINCER_STATE_DIR = savedStateDir;
     rmSync(scratch, { recursive: true, force: true });
   });
 
   async function start(): Promise<{ workspace: string; journals: string; marker: string; tools: ReturnType<Kernel['assembleTools']>; config: PincerConfig }> {
     scratch = mkdtempSync(path.join(tmpdir(), 'pincer-fs-crash-'));
     const workspace = path.join(scratch, 'workspace');
-    // The fs plugin's private data dir, where its journal lives (the host's layout: <state>/plugins/<id>).
+    // The fs plugin's private data dir, where its journal lives: the host's layout (<state>/plugins/<id>), set
+    // both ways so the test holds whether the host or the plugin's config env provides it.
+    process.env.PINCER_STATE_DIR = path.join(scratch, 'state');
     const dataDir = path.join(scratch, 'state', 'plugins', 'fs');
     const marker = path.join(scratch, 'paused');
     mkdirSync(workspace);
@@ -47,7 +52,7 @@ describe('a multi-file patch interrupted by SIGKILL ends all-old, never a mix (i
     for (let i = 0; i < FILES; i += 1) writeFileSync(path.join(workspace, name(i)), original(i));
     const config: PincerConfig = {
         plugins: [
-          { id: 'fs', module: path.join(ROOT, 'dist/plugins/fs/src/main.js'), env: { PINCER_PLUGIN_DATA_DIR: dataDir, PINCER_STATE_DIR: path.join(scratch, 'state') } },
+          { id: 'fs', module: path.join(ROOT, 'dist/plugins/fs/src/main.js'), env: { PINCER_PLUGIN_DATA_DIR: dataDir } },
           { id: 'sandbox-pausing', module: path.join(ROOT, 'dist/test/fixtures/fs-tools/pausing-backend.js'), env: { PAUSE_WRITE_SUFFIX: `/${name(PAUSE_AT)}`, PAUSE_MARKER: marker } },
         ],
         tools: { profile: 'coding' },
