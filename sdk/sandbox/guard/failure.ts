@@ -4,22 +4,25 @@ import type { ShellRunResult } from '../shell/types.js';
 
 const MARKER = /__PINCER_ERR__([A-Z_]+):([^\n]*)/;
 
-/** How a refusal's detail (a canonical path where commands run) is shown in the model's namespace. */
-export type ShowTarget = (target: string) => string;
+/** Where a refusal is shown: `show` maps a canonical path where commands run into the model's namespace; `lexical` is the input there. */
+export interface FailureContext {
+  show(target: string): string;
+  lexical?: string;
+}
 
-type Explain = (action: string, input: string, detail: string, show: ShowTarget) => { code: SandboxErrorCode; message: string };
+type Explain = (action: string, input: string, detail: string, context: FailureContext) => { code: SandboxErrorCode; message: string };
 
 const refused = (code: SandboxErrorCode, text: string): Explain => (action, input, detail) =>
   ({ code, message: `Sandbox ${action} refused: ${input}: ${text}${detail ? ` (${detail})` : ''}` });
 
 const EXPLAIN: Record<string, Explain> = {
   OUTSIDE: (action, input, detail) => ({ code: 'PATH_OUTSIDE_MOUNT', message: `Sandbox path escapes allowed mounts; cannot ${action}: ${input} (resolves to ${detail})` }),
-  READ_ONLY: (action, input, detail, show) => ({ code: 'READ_ONLY_MOUNT', message: `Sandbox path is read-only; cannot ${action}: ${input} (mount ${show(detail)} is read-only)` }),
+  READ_ONLY: (action, input, detail, { show }) => ({ code: 'READ_ONLY_MOUNT', message: `Sandbox path is read-only; cannot ${action}: ${input} (mount ${show(detail)} is read-only)` }),
   ROOT: (action, input) => ({ code: 'PATH_NOT_ADMITTED', message: `Sandbox refuses to ${action} a mount root: ${input}` }),
   // Deliberately says nothing about how the protection could be lifted.
-  PROTECTED: (action, input, detail, show) => {
+  PROTECTED: (action, input, detail, { show, lexical }) => {
     const canonical = show(detail);
-    return { code: 'PROTECTED_PATH', message: `Sandbox path is protected; cannot ${action}: ${input}${canonical !== input ? ` (it resolves to ${canonical})` : ''}` };
+    return { code: 'PROTECTED_PATH', message: `Sandbox path is protected; cannot ${action}: ${input}${canonical !== lexical ? ` (it resolves to ${canonical})` : ''}` };
   },
   HARD_LINKED: (action, input, detail) => ({ code: 'HARD_LINKED', message: `Sandbox ${action} refused: ${input} has ${detail} hard links, so it may be shared with a file outside the workspace` }),
   CONFLICT: (action, input, detail) => ({ code: 'CONFLICT', message: `Sandbox ${action} refused: ${input}: ${detail}; nothing was written` }),
@@ -38,13 +41,13 @@ const EXPLAIN: Record<string, Explain> = {
  * Turns a failed guard/file-op script into a typed error. Returns null when the script
  * succeeded. Unknown failures become IO_ERROR carrying the script's stderr.
  */
-export function guardFailure(result: ShellRunResult, action: string, path: string, show: ShowTarget = (t) => t): SandboxError | null {
+export function guardFailure(result: ShellRunResult, action: string, path: string, context: FailureContext = { show: (t) => t }): SandboxError | null {
   if (result.timedOut) return new SandboxError('EXEC_TIMEOUT', `Sandbox ${action} timed out: ${path}`);
   if (result.exitCode === 0) return null;
   const stderr = result.stderr.toString('utf8');
   const m = result.exitCode === GUARD_EXIT_CODE ? MARKER.exec(stderr) : null;
   if (m) {
-    const { code, message } = (EXPLAIN[m[1]] ?? EXPLAIN.IO_ERROR)(action, path, m[2], show);
+    const { code, message } = (EXPLAIN[m[1]] ?? EXPLAIN.IO_ERROR)(action, path, m[2], context);
     return new SandboxError(code, message, { data: { path, action, detail: m[2] } });
   }
   return new SandboxError('IO_ERROR', `Sandbox ${action} failed: ${path} (exit ${result.exitCode}): ${stderr.trim().slice(0, 500)}`, { data: { path, action } });

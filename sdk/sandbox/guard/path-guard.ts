@@ -96,6 +96,6 @@ export class SandboxPathGuard {
 
   /** The typed error of a failed operation script, or null when it succeeded. */
   failure(result: ShellRunResult, action: string, input: string): SandboxError | null {
-    return guardFailure(result, action, input, (target) => this.namespacePath(target));
+    return guardFailure(result, action, input, { show: (target) => this.namespacePath(target), lexical: normalizeSandboxPath(input, this.workdir) });
   }
 }

@@ -1,7 +1,8 @@
 import { PRELUDE } from '../guard/scripts.js';
 
 /**
- * File operation scripts. Each is ONE remote step: it resolves its target, lets the guard
+ * File operation scripts (their own variables are UPPER case: the guard's functions use
+ * lower-case globals, sh having no locals). Each is ONE remote step: it resolves its target, lets the guard
  * judge the canonical path (`resolve`), walks to the directory physically (`walk`), and
  * acts there; nothing is checked in one command and used in another. Each prints a
  * header `<L>|<canonical>\0` (see `hdr`) before its own output.
@@ -21,12 +22,12 @@ export const READ_SCRIPT = s(
   '[ -f "$B" ] || pf "NOT_A_FILE:$C"', // before the open: opening a FIFO would block
   'command exec 3< "$B" || pf "IO_ERROR:cannot open $C"',
   'held',
-  's=$(st -L -c "$SF" "/proc/$$/fd/3") || pf "IO_ERROR:cannot stat $C"',
-  'fields "$s"',
+  'SL=$(st -L -c "$SF" "/proc/$$/fd/3") || pf "IO_ERROR:cannot stat $C"',
+  'fields "$SL"',
   'case $FK in regular*) ;; *) pf "NOT_A_FILE:$C";; esac',
   '[ "$FH" -le 1 ] || [ "$O" = h ] || pf "HARD_LINKED:$FH"',
   '[ "$FS" -le "$2" ] || pf "FILE_TOO_LARGE:$FS bytes"',
-  "printf '%s\\0' \"$s\"",
+  "printf '%s\\0' \"$SL\"",
   'exec head -c "$(($2 + 1))" <&3',
 );
 
@@ -51,14 +52,16 @@ export const LIST_SCRIPT = s(
 
 /**
  * $1 target, $2 mkdirs, $3 append, $4 byte count, $5 mode of a new file (octal, '' = umask
- * default), $6 expected version ('' = any), $7 create only; content on stdin. A temp file
- * in the target's directory, filled, checked for the announced size (a writer killed
- * mid-stream must not replace the file with half of it), given the replaced file's mode
- * (minus set-id bits) and owner where permitted, synced, re-checked, then renamed (`-T`:
+ * default), $6 expected version ('' = any), $7 create only, $8 temp name suffix (random,
+ * from the host); content on stdin. The temp file is created exclusively (O_EXCL: never
+ * through a name someone placed first) and then used only through its descriptor (fd 5):
+ * filled, checked for the announced size (a writer killed mid-stream must not replace the
+ * file with half of it), given the replaced file's mode (minus set-id bits) and owner where
+ * permitted, synced. The target is re-checked, then the temp is renamed over it (`-T`:
  * never into a directory). Prints the new size.
  */
 export const WRITE_SCRIPT = s(
-  'T=$1 MK=$2 AP=$3 N=$4 MO=$5 EV=$6 CO=$7 OW=',
+  'T=$1 MK=$2 AP=$3 N=$4 MO=$5 EV=$6 CO=$7 TMP=.pincer-tmp-$8 OW=',
   'resolve "$T" 0 w; hdr',
   'split "$C"; walk "$D" "$MK"',
   'cur() {',
@@ -78,28 +81,32 @@ export const WRITE_SCRIPT = s(
   // An append is a read-modify-write: bytes another writer adds meanwhile must not be lost.
   'if [ $X = 1 ]; then MO=$(printf %o $((0$FM & 0777))); OW=$FO; [ "$AP" = 1 ] && [ -z "$EV" ] && EV=$FV; fi',
   '[ -n "$MO" ] || MO=$(printf %o $((0666 & ~$(umask))))',
-  't=$(mktemp ./.pincer-tmp-XXXXXX) || pf "IO_ERROR:cannot create a temporary file in $D"',
-  "trap 'rm -f -- \"$t\"' EXIT",
+  "trap 'rm -f -- \"$TMP\"' EXIT",
   "trap 'exit 1' HUP INT TERM PIPE",
+  'u=$(umask); umask 077; set -C',
+  'command exec 5> "$TMP" || pf "IO_ERROR:cannot create a temporary file in $D"',
+  'set +C; umask "$u"; W=/proc/$$/fd/5',
+  'F=$(readlink -n "$W" && printf .); [ "${F%.}" = "${PWD%/}/$TMP" ] || pf "CHANGED:$C"',
   'if [ "$AP" = 1 ] && [ $X = 1 ]; then',
   '  command exec 3< "$B" || pf "IO_ERROR:cannot open $C"',
-  '  held; cat <&3 > "$t" || pf "IO_ERROR:cannot read $C"; exec 3<&-',
+  '  held; cat <&3 >&5 || pf "IO_ERROR:cannot read $C"; exec 3<&-',
   'fi',
-  'o=$(st -c %s -- "$t")',
-  'cat >> "$t" || pf "IO_ERROR:cannot write $C"',
-  'n=$(st -c %s -- "$t")',
-  '[ "$n" -eq $((o + N)) ] || pf "IO_ERROR:the content arrived incomplete ($((n - o)) of $N bytes); nothing was written"',
-  'chmod "$MO" "$t" || pf "IO_ERROR:cannot set the mode of $C"',
-  '[ -n "$OW" ] && chown "$OW" "$t" 2>/dev/null',
-  'sync -- "$t" 2>/dev/null',
+  'S0=$(st -L -c %s "$W")',
+  'cat >&5 || pf "IO_ERROR:cannot write $C"',
+  'S1=$(st -L -c %s "$W")',
+  '[ "$S1" -eq $((S0 + N)) ] || pf "IO_ERROR:the content arrived incomplete ($((S1 - S0)) of $N bytes); nothing was written"',
+  'chmod "$MO" "$W" || pf "IO_ERROR:cannot set the mode of $C"',
+  '[ -n "$OW" ] && chown "$OW" "$W" 2>/dev/null',
+  'sync -- "$W" 2>/dev/null',
+  'exec 5>&-',
   'cur; vcheck',
-  'if [ "$CO" != 1 ]; then mv -fT -- "$t" "$B" || pf "IO_ERROR:cannot rename into $C"',
+  'if [ "$CO" != 1 ]; then mv -fT -- "$TMP" "$B" || pf "IO_ERROR:cannot rename into $C"',
   // link() never replaces: a name that appeared meanwhile makes it fail.
-  'elif ! ln -T -- "$t" "$B" 2>/dev/null; then',
+  'elif ! ln -T -- "$TMP" "$B" 2>/dev/null; then',
   '  { [ -e "$B" ] || [ -L "$B" ]; } && pf "CONFLICT:something already exists at this path"',
-  '  mv -fT -- "$t" "$B" || pf "IO_ERROR:cannot rename into $C"',
+  '  mv -fT -- "$TMP" "$B" || pf "IO_ERROR:cannot rename into $C"',
   'fi',
-  'printf %s "$n"',
+  'printf %s "$S1"',
 );
 
 /** $1 target, $2 recursive. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type {
   WorkspaceDirEntry, WorkspaceExecOptions, WorkspaceExecResult, WorkspaceReadOptions, WorkspaceReadResult,
   WorkspaceService, WorkspaceStat, WorkspaceWriteOptions,
@@ -75,6 +76,7 @@ export class ShellWorkspace implements WorkspaceService {
       options.mode === undefined ? '' : (options.mode & 0o777).toString(8),
       options.expectVersion ?? '',
       options.createOnly ? '1' : '0',
+      randomBytes(6).toString('hex'), // the temp name: unguessable before the script creates it
     ];
     const { resolved, rest } = await this.op(S.WRITE_SCRIPT, [path], args, 'write', { stdin: data, signal });
     return { path: this.guard.namespacePath(resolved[0].target), bytes: Number(rest.toString().trim()) || data.length };
