@@ -101,6 +101,16 @@ describe('fs tools on the real local backend', () => {
     }
   });
 
+  it('keeps the owner of a file another user owns through edit and apply_patch (the backend may: it runs as root here)', async () => {
+    await t.file('theirs.txt', 'one\n');
+    await t.file('also.txt', 'two\n');
+    for (const f of ['theirs.txt', 'also.txt']) await fs.chown(path.join(t.dir, f), 4321, 4321);
+    expect((await callTool(editTool, { path: 'theirs.txt', oldText: 'one', newText: 'ONE' }, t.workspace)).isError).toBeUndefined();
+    expect((await callTool(applyPatchTool, { input: patch('*** Update File: also.txt', '-two', '+TWO') }, t.workspace)).isError).toBeUndefined();
+    for (const f of ['theirs.txt', 'also.txt']) expect(await fs.stat(path.join(t.dir, f))).toMatchObject({ uid: 4321, gid: 4321 });
+    expect(await t.text('theirs.txt')).toBe('ONE\n');
+  });
+
   it('refuses to edit or patch a hard-linked file, and its twin keeps its text', async () => {
     await t.file('a.txt', 'shared\n');
     await fs.link(path.join(t.dir, 'a.txt'), path.join(t.dir, 'twin.txt'));
