@@ -90,5 +90,7 @@ export const DockerBackendSettingsSchema = SandboxSettingsSchema.extend({
   deploymentId: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a deployment id is lower-case letters, digits and "-", beginning with a letter or digit').max(MAX_DEPLOYMENT_ID_LENGTH).optional(),
   /** The sandbox registry file (last use per container); default: the plugin's data directory. */
   registryPath: z.string().min(1).optional(),
+  /** Read and write regular files with more than one hard link (refused by default: a link can name a file outside the workspace). */
+  allowHardLinks: z.boolean().optional(),
 });
 export type DockerBackendSettings = z.infer<typeof DockerBackendSettingsSchema>;

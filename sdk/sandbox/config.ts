@@ -66,7 +66,7 @@ const legacyScope = (s: SandboxSettings) => (s.perSession === undefined ? undefi
 export function resolveSandboxConfig(global: DockerBackendSettings = {}, layer: SandboxSettings = {}): ResolvedSandboxConfig {
   const g = parseLayer(DockerBackendSettingsSchema, global, 'settings');
   const a = parseLayer(SandboxSettingsSchema, layer, 'sandbox');
-  const { deploymentId, registryPath: _registry, ...base } = g;
+  const { deploymentId, registryPath: _registry, allowHardLinks: _links, ...base } = g;
   const merged = mergeSandboxLayers<SandboxSettings>(base, a);
   const scope = a.scope ?? legacyScope(a) ?? g.scope ?? legacyScope(g) ?? 'agent';
   const d = merged.docker ?? {};

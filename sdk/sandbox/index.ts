@@ -18,7 +18,8 @@ export { validateSandboxSecurity, sandboxSecurityViolations, BLOCKED_HOST_PATHS,
 export { resolveSandboxMounts, resolveReadOnlySkillMounts, resolveBindMounts, toDockerBinds, type SandboxMount, type SandboxMountInput, type WorkspaceAccess } from './mounts.js';
 export { resolveSandboxDockerUser, type ResolveDockerUserInput } from './docker-user.js';
 export { buildDockerCreateParams, parseByteSize, type DockerCreateInput } from './docker-create-params.js';
-export { SandboxPathGuard, type GuardCheck, type GuardedPath } from './guard/path-guard.js';
+export { SandboxPathGuard, type GuardOptions } from './guard/path-guard.js';
+export { protectMounts } from './guard/protect-mounts.js';
 export { findMount, normalizeSandboxPath, type GuardMount } from './guard/mount-table.js';
 export { ShellWorkspace, type ShellWorkspaceOptions } from './shell/shell-workspace.js';
 export { runShell } from './shell/run.js';

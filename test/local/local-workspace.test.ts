@@ -24,7 +24,7 @@ afterEach(async () => {
 describe('local workspace service', () => {
   it('round-trips utf8 and base64 content', async () => {
     await workspace.write('a.txt', 'héllo');
-    expect(await workspace.read('a.txt')).toEqual({ path: '/workspace/a.txt', content: 'héllo', encoding: 'utf8', size: 6 });
+    expect(await workspace.read('a.txt')).toEqual({ path: '/workspace/a.txt', content: 'héllo', encoding: 'utf8', size: 6, version: expect.any(String) });
     await workspace.write('b.bin', Buffer.from([0, 1, 2, 255]).toString('base64'), { encoding: 'base64' });
     expect((await workspace.read('b.bin', { encoding: 'base64' })).content).toBe('AAEC/w==');
   });

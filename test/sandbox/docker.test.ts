@@ -54,16 +54,15 @@ describe.skipIf(!HAS_DOCKER)('docker sandbox backend (real engine)', () => {
     const { ws, hostDir } = opened;
     await ws.mkdir('swap', { recursive: true });
     const inner = ws.handle.shell;
-    // A shell that, right before the write script runs, replaces the checked directory
-    // with a symlink to a writable place outside every mount (the container's /tmp).
+    // A shell whose write script, between judging the canonical path and walking to it,
+    // replaces the checked directory with a symlink to a writable place outside every
+    // mount (the container's /tmp).
+    const judged = 'resolve "$T" 0 w; hdr';
+    expect(WRITE_SCRIPT).toContain(judged);
     const swapping: SandboxShellBackend = {
       label: inner.label,
-      async spawn(req: SpawnRequest) {
-        if (req.script === WRITE_SCRIPT) {
-          await runShell(inner, { script: 'rm -rf /workspace/swap && ln -s /tmp /workspace/swap' });
-        }
-        return inner.spawn(req);
-      },
+      spawn: (req: SpawnRequest) =>
+        inner.spawn(req.script === WRITE_SCRIPT ? { ...req, script: req.script.replace(judged, `${judged}; rm -rf /workspace/swap && ln -s /tmp /workspace/swap`) } : req),
     };
     const guard = await SandboxPathGuard.open(swapping, '/workspace', [{ path: '/workspace', target: '/workspace', writable: true, source: 'workspace' }]);
     const racy = new ShellWorkspace(swapping, guard);

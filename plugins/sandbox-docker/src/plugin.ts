@@ -43,7 +43,7 @@ export function createDockerPlugin(deps: { docker?: Docker; env?: NodeJS.Process
           const workspace = await DockerWorkspace.open(sandbox, {
             sessionKey: prep.sessionKey ?? params.session, agentId: prep.agentId ?? 'main', workspaceDir: params.workspaceDir,
             agentWorkspaceDir: prep.agentWorkspaceDir, skillsWorkspaceDir: prep.skillsWorkspaceDir,
-          });
+          }, { protectedPaths: params.protectedPaths, allowHardLinks: settings.allowHardLinks === true });
           const onUse = () => {
             try {
               sandbox.touch(workspace.containerName);

@@ -1,7 +1,9 @@
 import type { WorkspaceService } from '../../../protocol/index.js';
+import type { TempJournal } from '../../../sdk/fs-bridge/index.js';
 import type { SandboxBackendDefinition } from '../../../sdk/plugin-api.js';
 import { resolveLocalOptions } from './backend-config.js';
 import { LOCAL_WORKSPACE_ROOT, LocalWorkspace } from './local-workspace.js';
+import { openTempJournal } from './plugin-data.js';
 import { toWireError, withWireErrors } from './wire-errors.js';
 
 interface Prepared {
@@ -14,8 +16,16 @@ interface Prepared {
  * The `local` sandbox backend: one LocalWorkspace per prepared session, each
  * `sandbox/<op>` delegated to it with the request's cancellation signal.
  */
-export function createLocalBackend(): SandboxBackendDefinition {
+export function createLocalBackend(options: { tempJournal?: TempJournal } = {}): SandboxBackendDefinition {
   const sessions = new Map<string, Prepared>();
+  let journal = options.tempJournal;
+  const tempJournal = (): TempJournal => {
+    if (journal !== undefined) return journal;
+    journal = openTempJournal();
+    // Opened before our first write: every temp file it records is a crash's leftover.
+    journal.sweep(true);
+    return journal;
+  };
   const of = (session: string): WorkspaceService => {
     const prepared = sessions.get(session);
     if (prepared === undefined) throw new Error(`local backend: session "${session}" was not prepared`);
@@ -23,13 +33,15 @@ export function createLocalBackend(): SandboxBackendDefinition {
   };
   return {
     id: 'local',
-    async prepare(params) {
-      const options = await resolveLocalOptions(params).catch((error: unknown) => {
+    async prepare(params, ctx) {
+      const options = await resolveLocalOptions({ ...params, settings: ctx.settings }).catch((error: unknown) => {
         throw toWireError(error);
       });
+      const journal = tempJournal();
+      journal.sweep(); // leftovers of another process on this data directory that died mid-write
       const key = JSON.stringify(options);
       const reused = sessions.get(params.session)?.key === key;
-      if (!reused) sessions.set(params.session, { key, workspace: withWireErrors(new LocalWorkspace(options)) });
+      if (!reused) sessions.set(params.session, { key, workspace: withWireErrors(new LocalWorkspace({ ...options, tempJournal: journal })) });
       return { session: params.session, workdir: LOCAL_WORKSPACE_ROOT, reused };
     },
     release(session) {

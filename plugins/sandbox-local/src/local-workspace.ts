@@ -9,7 +9,7 @@ import type {
   WorkspaceStat,
   WorkspaceWriteOptions,
 } from '../../../protocol/v1/workspace-types.js';
-import { HostFsBridge, WorkspaceError, type PathMapping } from '../../../sdk/fs-bridge/index.js';
+import { HostFsBridge, WorkspaceError, type PathMapping, type TempJournal } from '../../../sdk/fs-bridge/index.js';
 import { buildCommandEnv } from './exec/env.js';
 import { runCommand } from './exec/run-command.js';
 
@@ -23,6 +23,12 @@ export interface LocalWorkspaceOptions {
   readOnlyMounts?: readonly Omit<PathMapping, 'readOnly'>[];
   /** The workspace mount itself is read-only (sandbox workspaceAccess `ro`). */
   readOnly?: boolean;
+  /** Workspace-relative paths no file operation may change (PROTECTED_PATH). */
+  protectedPaths?: readonly string[];
+  /** Read and write files with more than one hard link (HARD_LINKED otherwise). */
+  allowHardLinks?: boolean;
+  /** Where in-flight temp files are recorded, so a crash's leftovers are removed at the next start. */
+  tempJournal?: TempJournal;
   maxReadBytes?: number;
   /** Environment every command gets on top of the inherited allow-list. */
   env?: Record<string, string>;
@@ -46,10 +52,10 @@ export class LocalWorkspace implements WorkspaceService {
   constructor(options: LocalWorkspaceOptions) {
     this.#options = options;
     const mappings: PathMapping[] = [
-      { hostRoot: options.workspaceDir, containerRoot: LOCAL_WORKSPACE_ROOT, readOnly: options.readOnly === true },
+      { hostRoot: options.workspaceDir, containerRoot: LOCAL_WORKSPACE_ROOT, readOnly: options.readOnly === true, protectedPaths: options.protectedPaths ?? [] },
       ...(options.readOnlyMounts ?? []).map((m) => ({ ...m, readOnly: true })),
     ];
-    this.bridge = new HostFsBridge({ mappings, maxReadBytes: options.maxReadBytes });
+    this.bridge = new HostFsBridge({ mappings, maxReadBytes: options.maxReadBytes, allowHardLinks: options.allowHardLinks, tempJournal: options.tempJournal });
   }
 
   get workdir(): string {
@@ -58,18 +64,19 @@ export class LocalWorkspace implements WorkspaceService {
 
   async read(path: string, options: WorkspaceReadOptions = {}, signal?: AbortSignal): Promise<WorkspaceReadResult> {
     const encoding = options.encoding ?? 'utf8';
-    const { path: canonical, data } = await this.bridge.readFile(path, {
+    const { path: canonical, data, version } = await this.bridge.readFile(path, {
       maxBytes: options.maxBytes,
       expectedPolicyPath: options.expectedPolicyPath,
       signal,
     });
-    return { path: canonical, content: data.toString(encoding), encoding, size: data.length };
+    return { path: canonical, content: data.toString(encoding), encoding, size: data.length, version };
   }
 
   async write(path: string, content: string, options: WorkspaceWriteOptions = {}, signal?: AbortSignal): Promise<{ path: string; bytes: number }> {
     signal?.throwIfAborted();
     const data = Buffer.from(content, options.encoding ?? 'utf8');
-    return this.bridge.writeFile(path, data, { mkdirs: options.mkdirs, append: options.append });
+    const { mkdirs, append, expectVersion, createOnly, mode } = options;
+    return this.bridge.writeFile(path, data, { mkdirs, append, expectVersion, createOnly, mode });
   }
 
   async stat(path: string, signal?: AbortSignal): Promise<WorkspaceStat> {

@@ -13,6 +13,8 @@ interface SshPluginSettings {
   ssh?: SshSettings;
   scope?: SandboxScope;
   workspaceAccess?: 'none' | 'ro' | 'rw';
+  /** Read and write files with more than one hard link (refused with HARD_LINKED by default). */
+  allowHardLinks?: boolean;
 }
 
 export function createSshPlugin() {
@@ -32,7 +34,7 @@ export function createSshPlugin() {
             sessionKey: params.session, agentId: prep.agentId ?? 'main', workspaceDir: params.workspaceDir,
             agentWorkspaceDir: prep.agentWorkspaceDir, scope: settings.scope,
             workspaceAccess: params.readOnly ? 'ro' : (settings.workspaceAccess ?? 'rw'),
-          });
+          }, { protectedPaths: params.protectedPaths, allowHardLinks: settings.allowHardLinks === true });
           return { workspace, workdir: '/workspace', close: () => workspace.close() };
         },
       }),

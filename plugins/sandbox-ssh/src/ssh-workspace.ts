@@ -2,6 +2,7 @@ import { posix, resolve } from 'node:path';
 import { SANDBOX_AGENT_WORKSPACE_MOUNT, SANDBOX_WORKSPACE_MOUNT } from '../../../sdk/sandbox/constants.js';
 import type { GuardMount } from '../../../sdk/sandbox/guard/mount-table.js';
 import { SandboxPathGuard } from '../../../sdk/sandbox/guard/path-guard.js';
+import { protectMounts } from '../../../sdk/sandbox/guard/protect-mounts.js';
 import { resolveReadOnlySkillMounts, type WorkspaceAccess } from '../../../sdk/sandbox/mounts.js';
 import { resolveSandboxScopeKey, slugifyScopeKey, type SandboxScope } from '../../../sdk/sandbox/naming.js';
 import { ShellWorkspace, type ShellWorkspaceOptions } from '../../../sdk/sandbox/shell/shell-workspace.js';
@@ -58,7 +59,10 @@ export class SshWorkspace extends ShellWorkspace {
     try {
       for (const [local, remote] of uploads) await uploadDirectory(connection, local, remote);
       const shell = new SshShell(connection);
-      const guard = await SandboxPathGuard.open(shell, SANDBOX_WORKSPACE_MOUNT, mounts);
+      // Each copy shows the host directory it was uploaded from, protected paths included.
+      const sources = new Map(mounts.map((m, i) => [m, uploads[i][0]]));
+      const protectedMounts = protectMounts(mounts, ctx.workspaceDir, options.protectedPaths, (m) => sources.get(m));
+      const guard = await SandboxPathGuard.open(shell, SANDBOX_WORKSPACE_MOUNT, protectedMounts, { allowHardLinks: options.allowHardLinks });
       // Skill paths inside the workspace copy are never synced back over the host's files.
       const readOnlyRelative = skills.map((s) => posix.relative(SANDBOX_WORKSPACE_MOUNT, s.containerPath)).filter((r) => r && !r.startsWith('..'));
       return new SshWorkspace(connection, guard, settings, ctx, remoteDir, readOnlyRelative, options);

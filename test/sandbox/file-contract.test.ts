@@ -1,0 +1,69 @@
+import { posix } from 'node:path';
+import Docker from 'dockerode';
+import { afterAll, describe } from 'vitest';
+import { DockerSandbox } from '../../plugins/sandbox-docker/src/docker-sandbox.js';
+import { DockerWorkspace, toGuardMounts } from '../../plugins/sandbox-docker/src/docker-workspace.js';
+import { SshShell } from '../../plugins/sandbox-ssh/src/ssh-shell.js';
+import { SshWorkspace } from '../../plugins/sandbox-ssh/src/ssh-workspace.js';
+import { resolveSandboxConfig } from '../../sdk/sandbox/config.js';
+import { SandboxPathGuard } from '../../sdk/sandbox/guard/path-guard.js';
+import { ShellWorkspace } from '../../sdk/sandbox/shell/shell-workspace.js';
+import { cutStdinInHalf, fileContractTests, type ContractBackend } from './file-contract.js';
+import { raceCampaignTests } from './race-campaign.js';
+import { HAS_DOCKER, HAS_SSH, TEST_IMAGE, sshSettings } from './services.js';
+
+// This file's own label, so cleaning up never touches containers of a concurrent test run.
+const RUN = `file-contract-${process.pid}`;
+const LABELS = { 'pincer.test': '1', 'pincer.test.run': RUN };
+let seq = 0;
+const session = (kind: string) => `${kind}-contract:${process.pid}:${++seq}`;
+
+const sandbox = () =>
+  new DockerSandbox({
+    config: resolveSandboxConfig({ mode: 'all', scope: 'session', workspaceAccess: 'rw', docker: { image: TEST_IMAGE, containerPrefix: 'pincer-fc-' } }),
+    labels: LABELS,
+  });
+
+const docker: ContractBackend = {
+  keepsOwner: false, // the container runs without CAP_CHOWN
+  async open(hostDir, options) {
+    const ws = await DockerWorkspace.open(sandbox(), { sessionKey: session('docker'), agentId: 'main', workspaceDir: hostDir }, options);
+    return { ws, sandboxDir: hostDir, close: async () => undefined };
+  },
+  async openCut(hostDir) {
+    const opened = await DockerWorkspace.open(sandbox(), { sessionKey: session('docker'), agentId: 'main', workspaceDir: hostDir });
+    const shell = cutStdinInHalf(opened.handle.shell);
+    const guard = await SandboxPathGuard.open(shell, '/workspace', toGuardMounts(opened.handle.plan.mounts));
+    return { ws: new ShellWorkspace(shell, guard), sandboxDir: hostDir, close: async () => undefined };
+  },
+};
+
+const ssh: ContractBackend = {
+  keepsOwner: true, // the test sshd logs in as root
+  async open(hostDir, options) {
+    const ws = await SshWorkspace.open(sshSettings(), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir }, options);
+    return { ws, sandboxDir: posix.join(ws.remoteDir, 'm0'), close: () => ws.close() };
+  },
+  async openCut(hostDir) {
+    const opened = await SshWorkspace.open(sshSettings(), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir });
+    const target = posix.join(opened.remoteDir, 'm0');
+    const shell = cutStdinInHalf(new SshShell(opened.connection));
+    const guard = await SandboxPathGuard.open(shell, '/workspace', [{ path: '/workspace', target, writable: true, source: 'workspace' }]);
+    return { ws: new ShellWorkspace(shell, guard), sandboxDir: target, close: () => opened.close() };
+  },
+};
+
+describe.skipIf(!HAS_DOCKER)('docker backend: file-operation contract (real engine)', () => {
+  afterAll(async () => {
+    const engine = new Docker();
+    const mine = await engine.listContainers({ all: true, filters: { label: [`pincer.test.run=${RUN}`] } });
+    await Promise.all(mine.map((c) => engine.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+  });
+  fileContractTests(docker);
+  raceCampaignTests(docker, 35);
+});
+
+describe.skipIf(!HAS_SSH)('ssh backend: file-operation contract (real sshd)', () => {
+  fileContractTests(ssh);
+  raceCampaignTests(ssh, 35);
+});
