@@ -38,6 +38,8 @@ interface Session {
   /** Backend plugin, resolved on the first workspace request (a call that never touches the workspace needs none). */
   pluginId?: string;
   prepared?: Promise<unknown>;
+  /** The backend process generation (its restart count) the prepare was made in. */
+  preparedIn?: number;
 }
 
 /** A tool call bound to its session: the handle to put in the call's context, and the unbind. */
@@ -113,6 +115,10 @@ export class WorkspaceRouter {
     const [handle, session] = this.#sessionFor(pluginId, named);
     const { placement } = session;
     const backendPlugin = (session.pluginId ??= resolveBackendPlugin(this.#host.contributions(), placement));
+    // A restarted backend forgot its sessions: prepare again in the new process.
+    const generation = this.#host.pluginStatus(backendPlugin).restarts;
+    if (session.preparedIn !== generation) session.prepared = undefined;
+    session.preparedIn = generation;
     session.prepared ??= this.#host
       .invokeBackend(backendPlugin, SandboxPrepare, {
         session: handle,
