@@ -22,6 +22,8 @@ export type LoopCheckResult =
       /** Same key = same warning; hosts log a key once. */
       warningKey: string;
       pairedToolName?: string;
+      /** `argument_churn` when the run cycles through argument variants with one stable failing outcome. */
+      livenessSignal?: 'argument_churn';
     };
 
 type Stuck = Extract<LoopCheckResult, { stuck: true }>;

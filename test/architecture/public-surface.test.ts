@@ -7,7 +7,7 @@ const SURFACES: Record<string, string[]> = {
     'buildBlockedToolResult', 'buildPolicySteps', 'checkConfig', 'createDiagnosticsEmitter', 'createKernel', 'createPluginHost',
     'createPolicyEngine', 'createToolGate', 'createToolLoopDetector', 'defaultConfig', 'discoverConfigPath', 'formatAuditLines',
     'isCallPathError', 'isKernelError', 'isSessionSandboxed', 'loadConfig', 'loadConfigFile', 'normalizeToolSchema', 'parseConfig',
-    'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError',
+    'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError', 'KernelUsageError', 'KERNEL_CALL_CODES',
   ],
   'pincer/sdk (sdk/index.ts)': [
     'CancelledError', 'DEFAULT_MAX_READ_BYTES', 'HostFsBridge', 'PathGuard', 'PluginError', 'PolicyInputError', 'SandboxError',

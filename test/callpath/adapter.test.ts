@@ -80,7 +80,7 @@ describe('exec failure-log redaction', () => {
     const exec = recordingTool('exec', { execute: async () => { throw new Error('exit 1'); } });
     const def = toToolDefinition(exec, { warn: () => undefined, error: (m) => errors.push(m) });
     const result = await def.execute('{"command":"curl -u admin:hunter2 x"}', ctx());
-    expect(result).toMatchObject({ isError: true, details: { status: 'error', tool: 'exec', error: 'exit 1' } });
+    expect(result).toMatchObject({ isError: true, details: { status: 'error', tool: 'exec', error: { code: 'TOOL_FAILED', message: 'exit 1' } } });
     expect(errors[0]).toMatch(/^\[tools\] exec failed: exit 1 raw_params=/);
     expect(errors[0]).not.toContain('hunter2');
   });
@@ -121,23 +121,41 @@ describe('unknown tool explanations', () => {
     removal: { tool: 'browser', layer: 'profile', label: 'tools.profile (coding)', ruleKind: 'allow', matchedRules: ['read', 'write'], configKey: 'tools.alsoAllow' },
   };
 
-  it('names the layer, the deny rule, the matched entries and the config key to change', () => {
+  it('names the layer, the rule, the matched entries and the config key that holds the rule', () => {
     const text = formatUnknownToolMessage('exec', denied);
-    expect(text).toContain('Unknown tool "exec"');
-    expect(text).toContain('agents.main.tools.allow');
-    expect(text).toContain('deny rule');
-    expect(text).toContain('"group:runtime"');
-    expect(text).toContain('remove "group:runtime" from agents.main.tools.deny');
+    expect(text).toContain('Tool "exec" is not available in this run');
+    expect(text).toContain('the agent policy layer denies it');
+    expect(text).toContain('agents.main.tools.deny matched "group:runtime"');
+    // 9.1: the model is never coached to edit its own policy; `pincer explain` tells the operator.
+    expect(text).not.toMatch(/\bremove\b|\badd\b|To change it/);
+    expect(text).toContain('Only an operator can change the tool policy');
   });
 
-  it('tells how to add a tool an allow list did not admit', () => {
-    expect(formatUnknownToolMessage('browser', notAllowed)).toContain('add "browser" to tools.alsoAllow');
+  it('names the allow list a tool was not admitted by, without saying how to widen it', () => {
+    const text = formatUnknownToolMessage('browser', notAllowed);
+    expect(text).toContain('the profile policy layer does not allow it (tools.alsoAllow allows only "read", "write")');
+    expect(text).not.toMatch(/\badd\b/);
+  });
+
+  it('names the real key of a group\'s sender rule, not the label of the global one (23.6)', () => {
+    const sender: ToolExplanation = {
+      tool: 'exec', present: false,
+      removal: { tool: 'exec', layer: 'sender', label: 'tools.toolsBySender', ruleKind: 'deny', matchedRules: ['exec'], configKey: 'groups.team.toolsBySender.id:u1.deny' },
+    };
+    const text = formatUnknownToolMessage('exec', sender);
+    expect(text).toContain('groups.team.toolsBySender.id:u1.deny');
+    expect(text).not.toContain('tools.toolsBySender ');
+  });
+
+  it('says the same for a core tool no plugin provides as for a name the policy would allow: no plugin provides it', () => {
+    const core = formatUnknownToolMessage('web_search', { tool: 'web_search', present: false, unknown: true, coreTool: true });
+    expect(core).toBe('Tool "web_search" is not available in this run: no enabled plugin provides it. Continue without it.');
   });
 
   it('explains names no layer knows, and survives an explain function that throws', () => {
     expect(unknownToolResult('nope', () => ({ tool: 'nope', present: false, unknown: true })).content[0]).toMatchObject({ text: expect.stringContaining('no tool with this name') });
     const result = unknownToolResult('x', () => { throw new Error('pipeline not ready'); });
-    expect(result).toMatchObject({ isError: true, details: { error: 'unknown_tool' } });
+    expect(result).toMatchObject({ isError: true, details: { error: { code: 'UNKNOWN_TOOL' } } });
   });
 
   it('carries the removal audit in details for the host', () => {

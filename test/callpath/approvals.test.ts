@@ -109,8 +109,8 @@ describe('approvals', () => {
 
   it('remembers allow-always for the same tool, params and sandbox, and asks again when any of them differ', async () => {
     const s = surface('allow-always');
-    const run: RunContext = { sandboxProfile: { mode: 'all' } };
-    const gate = createToolGate({ hooks: [hook('g', { requireApproval: ask })], approvalSurface: s, runContext: run });
+    const run = { sandboxProfile: { mode: 'all' } as unknown };
+    const gate = createToolGate({ hooks: [hook('g', { requireApproval: ask })], approvalSurface: s, sandboxProfile: () => run.sandboxProfile });
     const tool = gate.wrap(recordingTool());
     await tool.execute({ a: 1 }, ctx('1'));
     await tool.execute({ a: 1 }, ctx('2'));
@@ -123,10 +123,10 @@ describe('approvals', () => {
   });
 
   it('voids the approval when the sandbox profile changes while the operator is deciding', async () => {
-    const run: RunContext = { sandboxProfile: { mode: 'all' } };
+    const run = { sandboxProfile: { mode: 'all' } as unknown };
     const tool = recordingTool();
     const s = surface(async () => { run.sandboxProfile = { mode: 'off' }; return 'allow-once'; });
-    const gate = createToolGate({ hooks: [hook('g', { requireApproval: ask })], approvalSurface: s, runContext: run });
+    const gate = createToolGate({ hooks: [hook('g', { requireApproval: ask })], approvalSurface: s, sandboxProfile: () => run.sandboxProfile });
     const error = await errorOf(gate.wrap(tool).execute({}, ctx()));
     expect(error.code).toBe('APPROVAL_VOID');
     expect(tool.calls).toEqual([]);

@@ -72,8 +72,8 @@ describe('the kernel end to end, with real plugin processes', () => {
     const toolSet = kernel.assembleTools({ agentId: 'ops' });
     const result = await toolSet.execute('read', { path: 'x' });
     expect(result.isError).toBe(true);
-    expect(String(result.details?.error)).toMatch(/no plugin provides the sandbox backend "docker"/);
-    expect(String(result.details?.error)).toMatch(/sandbox-docker.*agents\.ops\.sandbox\.mode to "off"/);
+    expect(result.error?.message).toMatch(/no plugin provides the sandbox backend "docker"/);
+    expect(result.error?.message).toMatch(/sandbox-docker.*agents\.ops\.sandbox\.mode to "off"/);
   });
 
   it('refuses a run for an agent the config does not list, naming the configured ones', () => {
@@ -132,7 +132,8 @@ describe('plugin hooks through the kernel', () => {
     expect(text(await kernel.assembleTools().execute('greet', { name: 'model' }))).toBe('hello operator');
   });
 
-  it('fails the call closed when a hook throws', async () => {
-    await expect(kernel.assembleTools().execute('explode', {})).rejects.toMatchObject({ code: 'POLICY_HOOK_FAILED' });
+  it('fails the call closed when a hook throws: a blocked result, not a throw', async () => {
+    const result = await kernel.assembleTools().execute('explode', {});
+    expect(result).toMatchObject({ outcome: 'blocked', code: 'POLICY_HOOK_FAILED', isError: true, retryable: false });
   });
 });
