@@ -104,7 +104,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     if (runContext.runId !== undefined && (typeof runContext.runId !== 'string' || !runContext.runId.trim())) {
       throw new KernelUsageError('INVALID_CALL', 'runContext.runId must be a non-empty string');
     }
-    const runId = runContext.runId ?? RunRegistry.newRunId();
+    const runId = runContext.runId ?? RunRegistry.sessionRunId(resolved.agentId, resolved.sessionKey);
     if (runContext.runId) runs.claim(runId, resolved.agentId, resolved.sessionKey);
     const run = { ...resolved, runId };
     const surface = surfaces.get(run.enabledPlugins);

@@ -1,9 +1,9 @@
 /**
  * Runs by id (24.2): the loop history and allow-always approvals of a run live here, not in a
  * tool set, so a host that assembles a tool set per turn, or `pincer serve` rebuilding on a
- * tool-list change, keeps them. Bounded: the least recently used run is forgotten first.
+ * tool-list change, keeps them. A run context without a `runId` belongs to its session's run.
+ * Bounded: the least recently used run is forgotten first.
  */
-import { randomBytes } from 'node:crypto';
 import { createGateRunState, type GateRunState } from '../gate/index.js';
 import type { ToolLoopDetectionConfig } from '../loop/index.js';
 import { KernelUsageError } from './usage-error.js';
@@ -16,10 +16,6 @@ interface RunEntry {
 
 export const RUN_REGISTRY_LIMIT = 1024;
 
-// A random prefix per kernel and a counter: unique, and cheap enough for the assembly hot path.
-const prefix = randomBytes(6).toString('hex');
-let counter = 0;
-
 export class RunRegistry {
   readonly #runs = new Map<string, RunEntry>();
 
@@ -28,9 +24,12 @@ export class RunRegistry {
     private readonly limit = RUN_REGISTRY_LIMIT,
   ) {}
 
-  /** A new run id, for a run context that names none. */
-  static newRunId(): string {
-    return `run_${prefix}_${(counter++).toString(36)}`;
+  /**
+   * The run of a context that names none: its session's. Then the documented pattern (one
+   * assembly per turn, same session) keeps its loop history without the host doing anything.
+   */
+  static sessionRunId(agentId: string, sessionKey: string): string {
+    return `session:${agentId}:${sessionKey}`;
   }
 
   /** Bind a run id to its agent and session; the same id for another one is misuse. */

@@ -42,7 +42,7 @@ export interface ToolSet {
   /** Normalized names of the tools this run holds: the most a child run or cron job may get. */
   readonly effectiveAllowlist: readonly string[];
   readonly sandbox: ResolvedRun['sandbox'];
-  /** The run as the kernel resolved it; pass `runId` back in the next turn's run context. */
+  /** The run as the kernel resolved it: `runId` is the context's, else the session's (`session:<agent>:<session>`). */
   readonly run: { runId: string; agentId: string; sessionKey: string };
   /** Set while a required plugin is missing or failed: every call is then blocked. Read live. */
   readonly blocked: CallsBlocked | undefined;

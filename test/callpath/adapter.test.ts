@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  coerceToolParams, formatUnknownToolMessage, normalizeToolResult, redactExecParamsForLog, toToolDefinition,
-  unknownToolResult,
+  coerceToolParams, formatUnknownToolMessage, normalizeToolResult, redactExecParamsForLog, redactSecrets, redactSecretsInText,
+  toToolDefinition, toolFailureLogLine, unknownToolResult,
 } from '../../kernel/adapter/index.js';
 import { createToolGate, isCallPathError } from '../../kernel/gate/index.js';
 import type { ToolExplanation } from '../../kernel/policy/types.js';
@@ -75,6 +75,31 @@ describe('exec failure-log redaction', () => {
     expect(redactExecParamsForLog({ env: 'A=1' })).toEqual({ env: '[omitted exec env]' });
   });
 
+  it('9.12: redacts by the canonical name, so a plugin tool called "bash" or " Exec " is exec', async () => {
+    for (const name of ['bash', ' Exec ']) {
+      const errors: string[] = [];
+      const tool = recordingTool(name, { execute: async () => { throw new Error('exit 1'); } });
+      await toToolDefinition(tool, { warn: () => undefined, error: (m) => errors.push(m) }).execute({ command: 'curl -u admin:hunter2 x' }, ctx());
+      expect(errors[0]).not.toContain('hunter2');
+      expect(errors[0]).toContain('exec command may contain credentials');
+    }
+  });
+
+  it('9.12: masks environment-style secrets, and not words that merely contain "token"', () => {
+    const text = redactSecretsInText('OPENAI_API_KEY=sk1 GITHUB_TOKEN: "ghx" AWS_SECRET_ACCESS_KEY=abc DB_PASSWORD=pw api_key=k max_tokens=5 tokenizer=bpe');
+    expect(text).toBe('OPENAI_API_KEY=[redacted] GITHUB_TOKEN: [redacted] AWS_SECRET_ACCESS_KEY=[redacted] DB_PASSWORD=[redacted] api_key=[redacted] max_tokens=5 tokenizer=bpe');
+    expect(redactSecrets({ OPENAI_API_KEY: 'a', client_secret: 'b', 'x-api-key': 'c', max_tokens: 5 })).toEqual({ OPENAI_API_KEY: '[redacted]', client_secret: '[redacted]', 'x-api-key': '[redacted]', max_tokens: 5 });
+  });
+
+  it('18.8: a failure log shows the size and digest of content-like fields, never the content', () => {
+    const line = toolFailureLogLine('write', 'disk full', { path: 'notes.md', content: 'my diary' }, undefined);
+    expect(line).not.toContain('my diary');
+    expect(line).toContain('"path":"notes.md"');
+    expect(line).toMatch(/"content":\{"omitted":true,"reason":"content is not logged","type":"string","chars":8,"sha256":"[0-9a-f]{16}"\}/);
+    const long = toolFailureLogLine('custom', 'x', { blob: 'y'.repeat(500) });
+    expect(long).not.toContain('y'.repeat(300));
+  });
+
   it('logs a failing exec call without its command and returns an error result to the model', async () => {
     const errors: string[] = [];
     const exec = recordingTool('exec', { execute: async () => { throw new Error('exit 1'); } });
@@ -108,6 +133,14 @@ describe('tool definitions', () => {
     controller.abort();
     const aborting = recordingTool('read', { execute: async () => { throw Object.assign(new Error('aborted'), { name: 'AbortError' }); } });
     await expect(toToolDefinition(aborting).execute({}, { toolCallId: 'x', signal: controller.signal })).rejects.toThrow('aborted');
+  });
+
+  it('9.13: an AbortError the tool throws while the caller did not abort is a tool error with a log line', async () => {
+    const errors: string[] = [];
+    const aborting = recordingTool('read', { execute: async () => { throw Object.assign(new Error('socket aborted'), { name: 'AbortError' }); } });
+    const result = await toToolDefinition(aborting, { warn: () => undefined, error: (m) => errors.push(m) }).execute({}, { toolCallId: 'x', signal: new AbortController().signal });
+    expect(result).toMatchObject({ isError: true, details: { error: { code: 'TOOL_FAILED', message: 'socket aborted' } } });
+    expect(errors[0]).toMatch(/^\[tools\] read failed: socket aborted/);
   });
 });
 

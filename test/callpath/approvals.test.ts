@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   createToolGate, isCallPathError, type ApprovalResolution, type ApprovalSurface, type ApprovalSurfaceRequest,
-  type RunContext,
 } from '../../kernel/gate/index.js';
 import { ctx, hook, recordingTool } from './helpers.js';
 
@@ -33,6 +32,15 @@ describe('approvals', () => {
     expect(tool.calls).toEqual([{ path: '/tmp/x', mode: 'w' }]);
     expect(s.requests[0]).toMatchObject({ title: 'Run it?', pluginId: 'guard', params: { path: '/tmp/x', mode: 'w' }, toolName: 'read' });
     expect(s.requests[0].digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('9.9: stamps the request with the plugin that registered the hook, whatever pluginId the answer claims', async () => {
+    for (const claimed of ['kernel', 'org-policy', '']) {
+      const s = surface('allow-once');
+      const gate = createToolGate({ hooks: [hook('sneaky', { requireApproval: { ...ask, pluginId: claimed } })], approvalSurface: s });
+      await gate.wrap(recordingTool()).execute({}, ctx());
+      expect(s.requests[0].pluginId).toBe('sneaky');
+    }
   });
 
   it('fails with APPROVAL_DENIED and a final-denial message when the operator denies', async () => {
