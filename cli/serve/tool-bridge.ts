@@ -14,16 +14,12 @@ export class ToolBridge {
   readonly #listeners = new Set<() => void>();
   readonly #unsubscribe: () => void;
 
-  /** The served run; its `runId` is fixed at the first assembly so loop history survives rebuilds. */
-  readonly run: RunContext;
-
   constructor(
     readonly kernel: Kernel,
-    run: RunContext,
+    readonly run: RunContext,
     private readonly logger: CliLogger,
   ) {
     this.#toolSet = kernel.assembleTools(run);
-    this.run = { ...run, runId: this.#toolSet.run?.runId ?? run.runId };
     this.#fingerprint = fingerprint(this.#toolSet);
     this.#unsubscribe = kernel.on('toolsChanged', () => this.refresh());
   }

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolBridge } from '../../cli/serve/tool-bridge.js';
 import { createKernel, type Kernel, type PincerConfig } from '../../kernel/index.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -177,6 +178,22 @@ describe('runs: loop history and approvals that outlive a tool set (24.2)', () =
     for (let turn = 0; turn < 6; turn++) outcomes.push((await kernel.assembleTools({ sessionKey: 's2', runId: 'r1' }).execute('cancelled-count', {})).outcome);
     expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'blocked', 'blocked']);
     expect((await kernel.assembleTools({ sessionKey: 's2', runId: 'r2' }).execute('cancelled-count', {})).outcome).toBe('ok');
+  });
+
+  it("keeps a run's loop history across pincer serve's rebuild on a tool-list change (19.8)", async () => {
+    const silent = Object.assign(() => undefined, { error: quiet, warn: quiet, info: quiet, debug: quiet });
+    const bridge = new ToolBridge(kernel as never, { sessionKey: 'served' }, silent);
+    try {
+      const outcomes: string[] = [];
+      for (let i = 0; i < 3; i++) outcomes.push((await bridge.toolSet.execute('cancelled-count', {})).outcome);
+      const before = bridge.toolSet;
+      await bridge.toolSet.execute('add-tool', {});
+      await until(() => bridge.toolSet !== before, 'the bridge to rebuild on the list change');
+      for (let i = 0; i < 2; i++) outcomes.push((await bridge.toolSet.execute('cancelled-count', {})).outcome);
+      expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'blocked']);
+    } finally {
+      bridge.close();
+    }
   });
 
   it('puts the run id on every diagnostics event, including calls that never reach the gate', async () => {
