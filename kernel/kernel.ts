@@ -106,7 +106,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     }
     const runId = runContext.runId ?? RunRegistry.sessionRunId(resolved.agentId, resolved.sessionKey);
     if (runContext.runId) runs.claim(runId, resolved.agentId, resolved.sessionKey);
-    const run = { ...resolved, runId };
+    const run = Object.assign(resolved, { runId }); // resolveRun made a fresh object: no copy needed
     const surface = surfaces.get(run.enabledPlugins);
     const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed);
     const target = { provider: run.provider, modelId: run.model };

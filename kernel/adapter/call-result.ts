@@ -76,7 +76,8 @@ const CODE_SHAPE = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/;
 
 /** A tool's own error code, or `TOOL_ERROR` when it has none or claims a kernel code. */
 export function toolErrorCode(code: unknown): CallCode {
-  return typeof code === 'string' && CODE_SHAPE.test(code) && !RESERVED.has(code) ? code : 'TOOL_ERROR';
+  // Compared upper-cased: `approval_denied` must not pass for the kernel's verdict either.
+  return typeof code === 'string' && CODE_SHAPE.test(code) && !RESERVED.has(code.toUpperCase()) ? code : 'TOOL_ERROR';
 }
 
 /** Build a failed result; `details.error` and `error` are the same `{code, message, hint?}`. */

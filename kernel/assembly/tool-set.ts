@@ -83,6 +83,7 @@ function missingTool(name: string, base: { toolName: string; toolCallId: string 
 function checkCall(name: unknown, options: ExecuteOptions): void {
   if (typeof name !== 'string') throw new KernelUsageError('INVALID_CALL', `execute(name, params): name must be a string, got ${name === null ? 'null' : typeof name}`);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new KernelUsageError('INVALID_CALL', 'execute(…, { signal }): signal must be an AbortSignal');
+  if (options.toolCallId !== undefined && (typeof options.toolCallId !== 'string' || !options.toolCallId)) throw new KernelUsageError('INVALID_CALL', 'execute(…, { toolCallId }): toolCallId must be a non-empty string');
 }
 
 export function createToolSet(parts: ToolSetParts): ToolSet {

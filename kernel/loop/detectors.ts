@@ -61,8 +61,10 @@ export function detectLoop(
       `global:${toolName}:${signature}`);
   }
   const poll = isKnownPollToolCall(toolName, params);
-  const churn = argumentChurnStreak(history, toolName, signature);
-  const liveness = churn.count >= config.warningThreshold ? { livenessSignal: 'argument_churn' as const } : {};
+  // Only a warning reads the churn; most calls end before one, so it is measured on demand.
+  let churnMemo: ReturnType<typeof argumentChurnStreak> | undefined;
+  const churn = () => (churnMemo ??= argumentChurnStreak(history, toolName, signature));
+  const liveness = () => (churn().count >= config.warningThreshold ? { livenessSignal: 'argument_churn' as const } : {});
   if (poll && config.detectors.knownPollNoProgress) {
     if (streak >= config.criticalThreshold) {
       return stuck('critical', 'known_poll_no_progress', streak,
@@ -72,7 +74,7 @@ export function detectLoop(
     if (streak >= config.warningThreshold) {
       return { ...stuck('warning', 'known_poll_no_progress', streak,
         `WARNING: ${toolName} has been called ${streak} times with identical arguments and no progress. Stop polling: either (1) wait longer between checks, or (2) report the task as failed if the process is stuck.`,
-        `poll:${toolName}:${signature}`), ...liveness };
+        `poll:${toolName}:${signature}`), ...liveness() };
     }
   }
   if (config.detectors.pingPong) {
@@ -86,7 +88,7 @@ export function detectLoop(
     if (pingPong.count >= config.warningThreshold) {
       return { ...stuck('warning', 'ping_pong', pingPong.count,
         `WARNING: you are alternating between the same tool-call patterns (${pingPong.count} consecutive calls). This looks like a ping-pong loop; stop retrying and report the task as failed.`,
-        key), pairedToolName: pingPong.pairedToolName, ...liveness };
+        key), pairedToolName: pingPong.pairedToolName, ...liveness() };
     }
   }
   if (!poll && config.detectors.genericRepeat) {
@@ -96,10 +98,11 @@ export function detectLoop(
         `generic:${toolName}:${signature}`);
     }
   }
-  if (churn.count >= config.warningThreshold) {
+  const { count: churned, variantCount } = churn();
+  if (churned >= config.warningThreshold) {
     // A warning only: the call runs, but the run is reported as stalled (liveness signal).
-    return { ...stuck('warning', 'argument_churn', churn.count,
-      `WARNING: ${toolName} made no progress ${churn.count} times across ${churn.variantCount} argument variants, with the same outcome each time. Changing the arguments is not helping; stop and report what is blocking you.`,
+    return { ...stuck('warning', 'argument_churn', churned,
+      `WARNING: ${toolName} made no progress ${churned} times across ${variantCount} argument variants, with the same outcome each time. Changing the arguments is not helping; stop and report what is blocking you.`,
       `argument-churn:${toolName}`), livenessSignal: 'argument_churn' };
   }
   if (!poll && config.detectors.genericRepeat) {

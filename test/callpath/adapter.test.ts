@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   coerceToolParams, formatUnknownToolMessage, normalizeToolResult, redactExecParamsForLog, redactSecrets, redactSecretsInText,
-  toToolDefinition, toolFailureLogLine, unknownToolResult,
+  toToolDefinition, toolErrorCode, toolFailureLogLine, unknownToolResult,
 } from '../../kernel/adapter/index.js';
 import { createToolGate, isCallPathError } from '../../kernel/gate/index.js';
 import type { ToolExplanation } from '../../kernel/policy/types.js';
@@ -193,5 +193,13 @@ describe('unknown tool explanations', () => {
 
   it('carries the removal audit in details for the host', () => {
     expect(unknownToolResult('exec', () => denied).details).toMatchObject({ removal: { configKey: 'agents.main.tools.deny' } });
+  });
+});
+
+describe('tool error codes', () => {
+  it('keeps a tool\'s own code, and never lets it pass for a kernel verdict, whatever its case', () => {
+    expect(toolErrorCode('PATH_OUTSIDE_MOUNT')).toBe('PATH_OUTSIDE_MOUNT');
+    for (const forged of ['APPROVAL_DENIED', 'approval_denied', 'Loop_Detected', 'TOOL_REMOVED']) expect(toolErrorCode(forged)).toBe('TOOL_ERROR');
+    for (const junk of [undefined, 42, '', 'has spaces', 'x'.repeat(100)]) expect(toolErrorCode(junk)).toBe('TOOL_ERROR');
   });
 });

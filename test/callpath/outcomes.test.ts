@@ -132,6 +132,7 @@ describe('the outcome of every call, from the library', () => {
     const toolSet = kernel.assembleTools();
     await expect(toolSet.execute(42 as unknown as string, {})).rejects.toMatchObject({ name: 'KernelUsageError', code: 'INVALID_CALL' });
     await expect(toolSet.execute('fine', {}, { signal: {} as AbortSignal })).rejects.toBeInstanceOf(KernelUsageError);
+    await expect(toolSet.execute('fine', {}, { toolCallId: 7 as unknown as string })).rejects.toMatchObject({ code: 'INVALID_CALL' });
   });
 
   it('tool_error PLUGIN_CRASHED (retryable), then unavailable with the state and last error once the plugin has failed', async () => {
