@@ -2,12 +2,11 @@ import { requestApproval, isGranted } from './approvals.js';
 import type { ApprovalSurface } from './approval-surface.js';
 import { CallPathError } from './errors.js';
 import { HandlerFailedError, runHandlerChain, type ChainHandler } from './handler-chain.js';
-import type { LoopVerdict } from './run-state.js';
 import { changesParams, type MergedDecision } from './merge-table.js';
 import * as text from './messages.js';
 import type { GateOutcome, GrantedApproval } from './outcome.js';
 import { mergeParams } from './params.js';
-import type { GateRunState } from './run-state.js';
+import type { GateRunState, LoopVerdict } from './run-state.js';
 import type { BeforeToolCallEvent, CallPathLogger, KernelTool, RunContext } from './types.js';
 
 /** Inputs of one before-call evaluation. */

@@ -2,12 +2,11 @@ import type { DiagnosticsEmitter } from '../diagnostics/emitter.js';
 import { classifyError, type DiagnosticsEvent, type DiagnosticsEventBody, type ToolExecutionEventBase } from '../diagnostics/events.js';
 import { buildAfterCallEvent, notifyObservers, type AfterToolCallObserver } from './after-call.js';
 import { approvalDigest } from './approval-digest.js';
-import { CallPathError } from './errors.js';
+import { CallPathError, type DeniedReason } from './errors.js';
 import { toJsonParams } from './json-params.js';
 import * as text from './messages.js';
 import { buildBlockedToolResult, type GateOutcome, type VetoCode } from './outcome.js';
 import type { GateRunState } from './run-state.js';
-import type { DeniedReason } from './errors.js';
 import type { CallPathLogger, KernelTool, RunContext, ToolExecuteContext, ToolResult } from './types.js';
 
 /** Shared state of one gate, used by every call through it. */
