@@ -126,7 +126,8 @@ export function createPluginHost(options: PluginHostOptions) {
       }
       for (const p of plugins.values()) {
         if (!p.config.required || (agentPlugins && !agentPlugins.includes(p.id))) continue;
-        if (p.state === 'failed' || p.state === 'stopped' || p.state === 'stopping' || p.state === 'restarting') {
+        // A restart attempt (`starting` after a crash) is not usable yet either: calls must not slip through it.
+        if (p.state === 'failed' || p.state === 'stopped' || p.state === 'stopping' || p.state === 'restarting' || (p.state === 'starting' && p.restarts > 0)) {
           problems.push({ pluginId: p.id, state: p.state, reason: p.lastError?.error.message ?? `plugin "${p.id}" is ${p.state}` });
         }
       }

@@ -9,6 +9,8 @@ export interface RunSender {
 export type RunTrigger = 'user' | 'cron' | 'background' | 'memory' | (string & {});
 
 export interface RunContext {
+  /** The run's id: loop history and allow-always approvals last as long as the run, across assemblies. */
+  runId?: string;
   /** Agent id; defaults to the config's default agent. */
   agentId?: string;
   sessionKey?: string;
