@@ -1,5 +1,6 @@
 import { isPlainObject } from '../loop/plain-object.js';
 import type { JSONSchema } from '../gate/types.js';
+import { SchemaBudget, chargeCopy } from './bounds.js';
 import { mapSubschemas } from './walk.js';
 
 /** Keywords of the referencing node that survive inlining (they annotate this use of the target). */
@@ -23,11 +24,15 @@ function resolvePointer(root: unknown, ref: string): unknown {
  * of their targets. A reference that leads back into itself, and any object cycle in the
  * input, becomes `{}` (accept anything) instead of looping. Definition holders are dropped
  * unless a reference could not be resolved (remote or dangling refs are left as they are).
+ * Every node built is charged to `budget`: past its limits this throws SchemaLimitError
+ * instead of expanding a schema of chained references exponentially.
  */
-export function inlineLocalRefs(schema: JSONSchema): JSONSchema {
+export function inlineLocalRefs(schema: JSONSchema, budget: SchemaBudget = new SchemaBudget()): JSONSchema {
   let unresolved = 0;
   const visit = (node: unknown, active: Set<unknown>, refs: Set<string>): unknown => {
     if (!isPlainObject(node)) return node;
+    budget.charge(1);
+    budget.depth(active.size);
     if (active.has(node)) return {};
     if (typeof node.$ref === 'string') {
       const ref = node.$ref;
@@ -42,7 +47,7 @@ export function inlineLocalRefs(schema: JSONSchema): JSONSchema {
       return isPlainObject(resolved) ? { ...resolved, ...carried } : resolved;
     }
     const inner = new Set(active).add(node);
-    return copyData(node, mapSubschemas(node, (sub) => visit(sub, inner, refs)));
+    return copyData(node, mapSubschemas(node, (sub) => visit(sub, inner, refs)), budget);
   };
   const out = visit(schema, new Set(), new Set()) as JSONSchema;
   if (unresolved === 0) for (const key of DEFINITION_HOLDERS) delete out[key];
@@ -51,9 +56,12 @@ export function inlineLocalRefs(schema: JSONSchema): JSONSchema {
 
 // Non-schema values (enum lists, defaults, examples) still point into the input; copy them
 // so the output shares nothing with it. Subschema positions were already rebuilt.
-function copyData(original: JSONSchema, mapped: JSONSchema): JSONSchema {
+function copyData(original: JSONSchema, mapped: JSONSchema, budget: SchemaBudget): JSONSchema {
   for (const [key, value] of Object.entries(mapped)) {
-    if (value === original[key] && value !== null && typeof value === 'object') mapped[key] = safeClone(value);
+    if (value === original[key] && value !== null && typeof value === 'object') {
+      chargeCopy(value, budget);
+      mapped[key] = safeClone(value);
+    }
   }
   return mapped;
 }

@@ -12,6 +12,7 @@ import {
 import type { PluginDefinition } from '../plugin/types.js';
 import { bindPlugin, type BindOptions, type PluginRuntime } from './bind.js';
 import { routeConsoleToStderr } from './console.js';
+import { ownGroupKiller } from './process-group.js';
 import { startParentWatchdog } from './watchdog.js';
 
 /** What a plugin started by hand prints before exiting non-zero. */
@@ -56,11 +57,15 @@ export function serve(plugin: PluginDefinition, options: Pick<BindOptions, 'prot
     // The kernel closes the pipe after our answer; exit anyway if it does not.
     onShutdown: () => setTimeout(() => exit(0), 1_000).unref(),
   });
+  // Once the kernel is gone our stderr may be a broken pipe: a failed log write must not crash us.
+  process.stderr.on('error', () => undefined);
   const kernelPid = Number(process.env[KERNEL_PID_ENV]) || undefined;
+  const killGroup = ownGroupKiller(kernelPid); // decided now, while the kernel's group still exists
   startParentWatchdog({
     kernelPid,
     onOrphaned: (why) => {
-      process.stderr.write(`plugin "${plugin.id}": ${why}; exiting\n`);
+      process.stderr.write(`plugin "${plugin.id}": ${why}; killing its process group and exiting\n`);
+      killGroup?.(); // our children die with us: nobody else is left to kill them
       process.exit(2);
     },
   });

@@ -14,7 +14,7 @@ function text(result: { content: { type: string; text?: string }[] }): string {
 describe('the kernel end to end, with real plugin processes', () => {
   let kernel: Kernel;
   const config: PincerConfig = {
-    plugins: [{ id: 'echo', module: echo }],
+    plugins: [{ id: 'echo', module: echo, coreTools: ['read'] }], // echo serves the core name `read` by designation
     tools: { deny: ['env'] },
     agents: {
       list: [
