@@ -61,6 +61,7 @@ export class ManagedPlugin {
   private restartTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private probing = false;
+  private warnedLocation = false;
   private readonly crashes: CrashWindow;
   readonly inflight = new InflightCalls();
   restarts = 0;
@@ -74,7 +75,7 @@ export class ManagedPlugin {
     this.tools = new PluginTools(config.id, config.timeouts, deps.owners, this.log, deps.onChange);
     this.state = config.lazy ? 'lazy' : 'stopped';
     try {
-      assertPluginLocation(config, this.startDir(), deps.workspaceRoots, this.log);
+      this.checkLocation();
       if (!config.lazy) return;
       const file = manifestPath(config);
       if (!file) throw new KernelError('INVALID_MANIFEST', `plugin "${config.id}" is lazy but has no manifest (set "manifest" or ship pincer-plugin.json next to its module)`, { pluginId: config.id });
@@ -93,6 +94,13 @@ export class ManagedPlugin {
 
   get contributes(): Contributions {
     return this.tools.contributes;
+  }
+
+  /** Refuses a plugin whose code an agent could edit; an operator's override is logged loudly, once. */
+  private checkLocation(): void {
+    const danger = assertPluginLocation(this.config, this.startDir(), this.deps.workspaceRoots, this.log);
+    if (danger && !this.warnedLocation) this.log.kernel('warn', danger);
+    this.warnedLocation ||= danger !== undefined;
   }
 
   /** Where the process starts: the configured `cwd`, else its own data directory. */
@@ -169,8 +177,7 @@ export class ManagedPlugin {
     let started: PluginProcess;
     try {
       const cwd = this.startDir();
-      // Checked at every start: the files may have been swapped for links into a workspace since.
-      assertPluginLocation(config, cwd, deps.workspaceRoots, this.log);
+      this.checkLocation(); // at every start: the files may have been swapped for links into a workspace since
       const env = { [PLUGIN_DATA_DIR_ENV]: ensurePluginDataDir(deps.stateDir, config.id) };
       started = await startPluginProcess(config, { log: this.log, inheritEnv: deps.inheritEnv, workspace: deps.workspace }, { cwd, env }, {
         onToolsChanged: (tools) => {

@@ -90,15 +90,14 @@ export function findPathInsideRoots(paths: readonly string[], roots: readonly st
 
 /**
  * Refuses (PLUGIN_LOCATION_REFUSED) a plugin started from inside a workspace or sandbox mount,
- * unless its entry sets `allowInsideWorkspace`, which is logged loudly at every start.
+ * unless its entry sets `allowInsideWorkspace`: then it returns the warning the caller must log.
  */
-export function assertPluginLocation(config: PluginConfig, cwd: string, roots: readonly string[], log: PluginLogSink): void {
+export function assertPluginLocation(config: PluginConfig, cwd: string, roots: readonly string[], log: PluginLogSink): string | undefined {
   const hit = findPathInsideRoots(pluginCodePaths(config, cwd), roots);
-  if (!hit) return;
+  if (!hit) return undefined;
   const where = `${hit.path} lies inside ${hit.root}, which an agent can write (a workspace or sandbox mount)`;
   if (config.allowInsideWorkspace) {
-    log.kernel('warn', `DANGER: running plugin "${config.id}" although ${where}: "allowInsideWorkspace" is set, so an agent that edits these files runs its code on the host at the next start of the plugin`);
-    return;
+    return `DANGER: running plugin "${config.id}" although ${where}: "allowInsideWorkspace" is set, so an agent that edits these files runs its code on the host at the next start of the plugin`;
   }
   log.kernel('error', `plugin "${config.id}" was not started: ${where}. Install the plugin outside every workspace and sandbox mount; for plugin development only, set "allowInsideWorkspace": true on its entry`);
   throw new KernelError('PLUGIN_LOCATION_REFUSED', `plugin "${config.id}" was not started: ${where} (see docs/plugins.md, "Where plugins may live")`, { pluginId: config.id });
