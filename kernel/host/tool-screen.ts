@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ToolContribution } from '../../protocol/index.js';
-import { SchemaLimitError, assertSchemaWithinLimits } from '../schema/index.js';
+import { DEFAULT_SCHEMA_LIMITS, SchemaLimitError, assertSchemaWithinLimits } from '../schema/index.js';
 import { escapeForTerminal } from './escape.js';
 import { canonicalToolName } from './tool-owners.js';
 
@@ -21,8 +21,11 @@ export interface ToolRejection {
 
 /** Most tools one plugin may contribute. */
 export const MAX_TOOLS_PER_PLUGIN = 1_000;
-/** Nodes all of one plugin's schemas may expand to together (each schema is also bounded alone). */
-export const MAX_SCHEMA_NODES_PER_PLUGIN = 100_000;
+/**
+ * Schema nodes the kernel walks to check one tool list, refused schemas included (each of which
+ * costs up to the per-schema limit): what a plugin's whole list may cost the event loop.
+ */
+export const MAX_SCHEMA_NODES_PER_LIST = 100_000;
 
 function displayName(entry: unknown, index: number): string {
   const name = (entry as { name?: unknown } | null)?.name;
@@ -44,7 +47,7 @@ export function screenTools(raw: unknown, options: { pluginId: string; callMs: n
     rejected.push({ name: '(tools)', code: 'INVALID_TOOL', reason: `plugin "${options.pluginId}" sent ${raw.length} tools; only the first ${MAX_TOOLS_PER_PLUGIN} are considered` });
   }
   const seen = new Set<string>();
-  let schemaNodes = 0;
+  let work = 0;
   list.forEach((entry, index) => {
     const name = displayName(entry, index);
     const refuse = (code: ToolRejectionCode, why: string): void => void rejected.push({ name, code, reason: `plugin "${options.pluginId}" tool ${JSON.stringify(name)}: ${why}` });
@@ -53,14 +56,15 @@ export function screenTools(raw: unknown, options: { pluginId: string; callMs: n
     const tool = parsed.data;
     const key = canonicalToolName(tool.name);
     if (seen.has(key)) return refuse('DUPLICATE_TOOL', `a tool of the same name (${key}) comes earlier in the list`);
+    const left = MAX_SCHEMA_NODES_PER_LIST - work;
+    if (left <= 0) return refuse('SCHEMA_TOO_COMPLEX', `inputSchema refused (the plugin's schemas together have more than ${MAX_SCHEMA_NODES_PER_LIST} nodes)`);
     try {
-      const cost = assertSchemaWithinLimits(tool.inputSchema);
-      if (schemaNodes + cost > MAX_SCHEMA_NODES_PER_PLUGIN) {
-        return refuse('SCHEMA_TOO_COMPLEX', `inputSchema refused (the plugin's schemas together have more than ${MAX_SCHEMA_NODES_PER_PLUGIN} nodes after $ref inlining)`);
-      }
-      schemaNodes += cost;
+      work += assertSchemaWithinLimits(tool.inputSchema, left);
     } catch (error) {
-      if (error instanceof SchemaLimitError) return refuse('SCHEMA_TOO_COMPLEX', `inputSchema refused (${error.message})`);
+      const cut = left < DEFAULT_SCHEMA_LIMITS.maxNodes;
+      work += Math.min(left, DEFAULT_SCHEMA_LIMITS.maxNodes); // what the failed check cost, at most
+      const why = cut ? `the plugin's schemas together have more than ${MAX_SCHEMA_NODES_PER_LIST} nodes` : (error as Error).message;
+      if (error instanceof SchemaLimitError) return refuse('SCHEMA_TOO_COMPLEX', `inputSchema refused (${why})`);
       return refuse('INVALID_TOOL', `inputSchema cannot be normalized: ${escapeForTerminal(String((error as Error)?.message ?? error), { maxChars: 200 })}`);
     }
     seen.add(key);

@@ -29,7 +29,20 @@ function resolvePointer(root: unknown, ref: string): unknown {
  */
 export function inlineLocalRefs(schema: JSONSchema, budget: SchemaBudget = new SchemaBudget()): JSONSchema {
   let unresolved = 0;
-  const visit = (node: unknown, active: Set<unknown>, refs: Set<string>): unknown => {
+  // The nodes and refs on the path from the root: added on the way down, removed on the way up.
+  const active = new Set<unknown>();
+  const refs = new Set<string>();
+  const within = <T>(node: unknown, ref: string | undefined, work: () => T): T => {
+    active.add(node);
+    if (ref !== undefined) refs.add(ref);
+    try {
+      return work();
+    } finally {
+      active.delete(node);
+      if (ref !== undefined) refs.delete(ref);
+    }
+  };
+  const visit = (node: unknown): unknown => {
     if (!isPlainObject(node)) return node;
     budget.charge(1);
     budget.depth(active.size);
@@ -42,14 +55,13 @@ export function inlineLocalRefs(schema: JSONSchema, budget: SchemaBudget = new S
         return { ...node };
       }
       if (refs.has(ref) || active.has(target)) return {};
-      const resolved = visit(target, new Set(active).add(node), new Set(refs).add(ref));
+      const resolved = within(node, ref, () => visit(target));
       const carried = Object.fromEntries(CARRIED.filter((k) => k in node).map((k) => [k, node[k]]));
       return isPlainObject(resolved) ? { ...resolved, ...carried } : resolved;
     }
-    const inner = new Set(active).add(node);
-    return copyData(node, mapSubschemas(node, (sub) => visit(sub, inner, refs)), budget);
+    return within(node, undefined, () => copyData(node, mapSubschemas(node, visit), budget));
   };
-  const out = visit(schema, new Set(), new Set()) as JSONSchema;
+  const out = visit(schema) as JSONSchema;
   if (unresolved === 0) for (const key of DEFINITION_HOLDERS) delete out[key];
   return out;
 }

@@ -53,10 +53,12 @@ export function normalizeToolSchema(schema: unknown, target: SchemaTarget = {}):
  * expand it; throws SchemaLimitError naming the limit. What passes normalizes within the limits.
  * Returns the number of nodes inlining builds (what one normalized copy costs).
  */
-export function assertSchemaWithinLimits(schema: unknown): number {
-  measureJson(schema, new SchemaBudget(DEFAULT_SCHEMA_LIMITS));
+export function assertSchemaWithinLimits(schema: unknown, maxNodes = DEFAULT_SCHEMA_LIMITS.maxNodes): number {
+  // A smaller node limit may be asked for (a caller's remaining budget), never a larger one.
+  const limits = { ...DEFAULT_SCHEMA_LIMITS, maxNodes: Math.min(maxNodes, DEFAULT_SCHEMA_LIMITS.maxNodes) };
+  measureJson(schema, new SchemaBudget(limits));
   if (!isPlainObject(schema)) return 1;
-  const budget = new SchemaBudget(DEFAULT_SCHEMA_LIMITS);
+  const budget = new SchemaBudget(limits);
   inlineLocalRefs(schema, budget);
   return budget.used;
 }
