@@ -108,3 +108,9 @@ export function toKernelError(error: unknown, pluginId: string, what: string): K
   const message = escapeForTerminal(error instanceof Error ? error.message : String(error), { maxChars: MAX_PLUGIN_MESSAGE_CHARS });
   return new KernelError('PLUGIN_ERROR', `${what}: ${message}`, { pluginId, cause: error });
 }
+
+/** A schema failure of something a plugin sent, as one escaped line: `path: message; ...`. */
+export function describeIssues(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): string {
+  const text = error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
+  return escapeForTerminal(text, { maxChars: 1_000 });
+}

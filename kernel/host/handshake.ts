@@ -7,8 +7,7 @@ import {
   describeVersionMismatch,
   type PeerInfo,
 } from '../../protocol/index.js';
-import { escapeForTerminal } from './escape.js';
-import { KernelError, toKernelError } from './errors.js';
+import { KernelError, describeIssues, toKernelError } from './errors.js';
 import { splitRawTools } from './raw-tools.js';
 
 export interface HandshakeOptions {
@@ -54,8 +53,7 @@ export async function performHandshake(conn: MessageConnection, options: Handsha
   const { envelope, tools } = splitRawTools(raw);
   const parsed = HandshakeResult.safeParse(envelope);
   if (!parsed.success) {
-    const why = escapeForTerminal(parsed.error.message, { maxChars: 1_000 });
-    throw new KernelError('HANDSHAKE_FAILED', `plugin "${pluginId}" answered the handshake with an invalid shape: ${why}`, { pluginId, cause: parsed.error });
+    throw new KernelError('HANDSHAKE_FAILED', `plugin "${pluginId}" answered the handshake with an invalid shape: ${describeIssues(parsed.error)}`, { pluginId, cause: parsed.error });
   }
   const result = parsed.data;
   if (!offered.includes(result.protocolVersion)) {

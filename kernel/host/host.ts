@@ -17,10 +17,9 @@ import {
 } from '../../protocol/index.js';
 import { PluginConfigSchema, RestartPolicySchema, type PluginConfigInput, type RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
-import { escapeForTerminal } from './escape.js';
 import { defaultStateDir } from './data-dir.js';
 import { hookDeadline, requestDeadline, toolDeadline } from './deadlines.js';
-import { KernelError } from './errors.js';
+import { KernelError, describeIssues } from './errors.js';
 import { defaultHostLogger, type HostLogger } from './logger.js';
 import { ManagedPlugin } from './managed-plugin.js';
 import { capToolResult, jsonValueProblem } from './result-cap.js';
@@ -55,9 +54,9 @@ export interface InvokeOptions {
 
 export type ContributedTool = ToolContribution & { pluginId: string };
 
-/** A plugin answer that failed its schema; the text is the plugin's, so it is escaped. */
+/** A plugin answer that failed its schema. */
 function invalidResult(what: string, pluginId: string, error: z.ZodError): KernelError {
-  return new KernelError('INVALID_RESULT', `${what}: ${escapeForTerminal(error.message, { maxChars: 1_000 })}`, { pluginId, cause: error });
+  return new KernelError('INVALID_RESULT', `${what}: ${describeIssues(error)}`, { pluginId, cause: error });
 }
 
 function validateConfigs(plugins: readonly PluginConfigInput[]) {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Contributions, SUPPORTED_PROTOCOL_VERSIONS, describeVersionMismatch } from '../../protocol/index.js';
 import type { PluginConfig } from './config.js';
 import { escapeForTerminal } from './escape.js';
-import { KernelError } from './errors.js';
+import { KernelError, describeIssues } from './errors.js';
 import { splitRawTools } from './raw-tools.js';
 
 /** The static manifest file a plugin may ship for lazy activation. */
@@ -43,7 +43,7 @@ export function loadManifest(config: PluginConfig, file: string): PluginManifest
   const { envelope, tools } = splitRawTools(json);
   const parsed = PluginManifestSchema.safeParse(envelope);
   if (!parsed.success) {
-    throw new KernelError('INVALID_MANIFEST', `plugin "${config.id}": manifest ${file} is invalid: ${escapeForTerminal(z.prettifyError(parsed.error), { maxChars: 1_000 })}`, { pluginId: config.id, cause: parsed.error });
+    throw new KernelError('INVALID_MANIFEST', `plugin "${config.id}": manifest ${file} is invalid: ${describeIssues(parsed.error)}`, { pluginId: config.id, cause: parsed.error });
   }
   if (parsed.data.id !== config.id) {
     throw new KernelError('INVALID_MANIFEST', `plugin "${config.id}": manifest ${file} declares id ${JSON.stringify(escapeForTerminal(parsed.data.id))}`, { pluginId: config.id });
