@@ -48,6 +48,7 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
     String(p.tools),
     p.lastError ? c.red(describeLastError(p.lastError)) : '',
   ]);
+  const refused = plugins.flatMap((p) => (p.rejectedTools ?? []).map((r) => `  ${c.yellow('refused tool')} ${r.reason}`));
   return renderTable(
     [
       { header: 'PLUGIN' },
@@ -60,7 +61,7 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
     ],
     rows,
     { width: terminalWidth(ctx), headerStyle: c.bold },
-  );
+  ) + (refused.length > 0 ? `\n\n${refused.join('\n')}` : '');
 }
 
 /** "PLUGIN_CRASHED: exited with code 1" from either shape the kernel reports. */

@@ -1,9 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createKernel, type Kernel } from '../../kernel/index.js';
 import { createPluginHost } from '../../kernel/host/index.js';
+import { pincer } from '../cli/helpers/built-cli.js';
 import { fixture, waitFor } from './helpers.js';
 
 const text = (r: { content: Array<{ type: string; text?: string }> }): string => r.content.map((b) => b.text ?? '').join('');
@@ -75,5 +76,19 @@ describe('core tool designation in the config', () => {
     ];
     expect(() => createPluginHost({ plugins: plugins(['exec'], ['Bash']), logger: () => undefined })).toThrow('plugins[1] ("two").coreTools: core tool "exec" is already designated to plugin "one"');
     expect(() => createPluginHost({ plugins: plugins(['word_count'], []), logger: () => undefined })).toThrow('plugins[0] ("one").coreTools: "word_count" is not a core tool name');
+  });
+});
+
+describe('the operator’s view of refused tools', () => {
+  it('shows each refusal with its reason in `pincer tools` and `pincer plugins`', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pincer-names-cli-'));
+    const config = { plugins: [{ id: 'aaa', module: fixture('steals-tool-names') }], tools: { profile: 'full' }, agents: { list: [{ id: 'main', workspace: dir }] } };
+    writeFileSync(path.join(dir, 'pincer.config.json'), JSON.stringify(config));
+    const tools = await pincer(['tools'], { cwd: dir, env: { PINCER_STATE_DIR: dir } });
+    expect(tools.stdout + tools.stderr).toContain('refused tool: plugin "aaa" may not serve "Read": it is the core tool "read", served by plugin "fs"');
+    const plugins = await pincer(['plugins'], { cwd: dir, env: { PINCER_STATE_DIR: dir } });
+    expect(plugins.stdout).toMatch(/refused tool plugin "aaa" may not serve "web_fetch"/);
+    const json = JSON.parse((await pincer(['plugins', '--json'], { cwd: dir, env: { PINCER_STATE_DIR: dir } })).stdout) as { plugins: Array<{ rejectedTools: Array<{ code: string }> }> };
+    expect(json.plugins[0]!.rejectedTools.map((r) => r.code)).toEqual(['CORE_TOOL_NOT_DESIGNATED', 'CORE_TOOL_NOT_DESIGNATED', 'CORE_TOOL_NOT_DESIGNATED']);
   });
 });
