@@ -29,7 +29,10 @@ export function sanitizeLogData(data: unknown): unknown {
     if (depth >= DATA_LIMITS.depth) return Array.isArray(value) ? '[…]' : '{…}';
     if (Array.isArray(value)) return value.slice(0, DATA_LIMITS.entries).map((v) => copy(v, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).slice(0, DATA_LIMITS.entries)) {
+    let kept = 0;
+    for (const key in value) {
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+      if (++kept > DATA_LIMITS.entries) break; // without listing every key of a huge object first
       out[escapeForTerminal(key, { maxChars: 64 })] = copy((value as Record<string, unknown>)[key], depth + 1);
     }
     return out;

@@ -1,5 +1,8 @@
+import { ConnectionError, ConnectionErrors, ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PluginHost } from '../../kernel/host/index.js';
+import { ToolInvoke } from '../../protocol/index.js';
+import { toKernelError, type PluginHost } from '../../kernel/host/index.js';
+import { InflightCalls, requestWithDeadline } from '../../kernel/host/call.js';
 import { alive, fixture, groupMembers, testHost, waitFor } from './helpers.js';
 
 const text = (r: { content: Array<{ type: string; text?: string }> }): string => r.content.map((b) => b.text ?? '').join('');
@@ -59,5 +62,26 @@ describe('a plugin that closes its end of the channel', () => {
     await waitFor(() => host.pluginStatus('hup').state === 'ready' && host.pluginStatus('hup').pid !== firstPid, 10_000, 'restart');
     expect(alive(firstPid)).toBe(false);
     expect(text(await host.invokeTool('hup', 'ok', {}))).toBe(`ok from ${host.pluginStatus('hup').pid}`);
+  });
+});
+
+describe('a channel that is gone', () => {
+  it('maps a failed write and a closed connection to PLUGIN_CRASHED, a plugin’s own error to PLUGIN_ERROR', () => {
+    expect(toKernelError(new ResponseError(ErrorCodes.MessageWriteError, 'write EPIPE'), 'p', 'x').code).toBe('PLUGIN_CRASHED');
+    expect(toKernelError(new ConnectionError(ConnectionErrors.Closed, 'Connection is closed.'), 'p', 'x').code).toBe('PLUGIN_CRASHED');
+    expect(toKernelError(new ResponseError(-32099 + 1000, 'mine'), 'p', 'x').code).toBe('PLUGIN_ERROR');
+  });
+
+  it('settles a request at once, and leaves nothing in flight, when the connection throws on send', async () => {
+    const closed = {
+      onProgress: () => ({ dispose: () => undefined }),
+      sendRequest: () => {
+        throw new ConnectionError(ConnectionErrors.Closed, 'Connection is closed.');
+      },
+    } as unknown as MessageConnection;
+    const inflight = new InflightCalls();
+    const call = requestWithDeadline(closed, ToolInvoke.type, { name: 'x', arguments: {} }, { timeoutMs: 60_000, maxTotalMs: 60_000, withProgress: true }, { pluginId: 'p', what: 'tool "x"', inflight });
+    await expect(call).rejects.toMatchObject({ code: 'PLUGIN_CRASHED' });
+    expect(inflight.size).toBe(0);
   });
 });
