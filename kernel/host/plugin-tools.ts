@@ -5,6 +5,7 @@
  */
 import type { Contributions, PluginCapabilities, ToolContribution } from '../../protocol/index.js';
 import type { PluginTimeouts } from './config.js';
+import { hookDeadline } from './deadlines.js';
 import type { PluginLogSink } from './plugin-log.js';
 import type { ToolOwners } from './tool-owners.js';
 import { screenTools, type ToolRejection } from './tool-screen.js';
@@ -34,8 +35,7 @@ export class PluginTools {
   replace(contributes: Contributions, rawTools: unknown, capabilities: PluginCapabilities = {}): void {
     this.cancelUpdate();
     this.capabilities = capabilities;
-    const hookCeiling = this.timeouts.hookMs;
-    const hooks = contributes.hooks.map((h) => (h.timeoutMs === undefined ? h : { ...h, timeoutMs: Math.min(h.timeoutMs, hookCeiling) }));
+    const hooks = contributes.hooks.map((h) => (h.timeoutMs === undefined ? h : { ...h, timeoutMs: hookDeadline(this.timeouts, h.name, h.timeoutMs, undefined) }));
     this.contributes = { ...contributes, hooks, tools: this.accept(rawTools) };
   }
 
