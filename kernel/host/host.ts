@@ -148,7 +148,7 @@ export function createPluginHost(options: PluginHostOptions) {
       for (const p of plugins.values()) {
         if (!p.config.required || (agentPlugins && !agentPlugins.includes(p.id))) continue;
         // A start after a crash is part of a crash loop, not a healthy plugin coming up.
-        const restartingAfterCrash = p.state === 'starting' && p.status().recentCrashes > 0;
+        const restartingAfterCrash = p.state === 'starting' && p.recentCrashes > 0;
         if (p.state === 'failed' || p.state === 'stopped' || p.state === 'stopping' || p.state === 'restarting' || restartingAfterCrash) {
           problems.push({ pluginId: p.id, state: p.state, reason: p.lastError?.error.message ?? `plugin "${p.id}" is ${p.state}` });
         }

@@ -96,6 +96,11 @@ export class ManagedPlugin {
     return this.tools.contributes;
   }
 
+  /** Crashes inside the current crash window. */
+  get recentCrashes(): number {
+    return this.crashes.count;
+  }
+
   /** Refuses a plugin whose code an agent could edit; an operator's override is logged loudly, once. */
   private checkLocation(): void {
     const danger = assertPluginLocation(this.config, this.startDir(), this.deps.workspaceRoots, this.log);
@@ -330,7 +335,7 @@ export class ManagedPlugin {
       state: this.state,
       pid: this.proc?.pid,
       restarts: this.restarts,
-      recentCrashes: this.crashes.count,
+      recentCrashes: this.recentCrashes,
       lastError: last ? { code: last.error.code, message: last.error.message, at: last.at.toISOString() } : undefined,
       protocolVersion: this.protocolVersion,
       pluginVersion: this.pluginVersion,
