@@ -28,7 +28,7 @@ export function sanitizeLogData(data: unknown): unknown {
     if (value === null || typeof value !== 'object') return typeof value === 'function' || typeof value === 'symbol' ? String(value) : value;
     if (depth >= DATA_LIMITS.depth) return Array.isArray(value) ? '[…]' : '{…}';
     if (Array.isArray(value)) return value.slice(0, DATA_LIMITS.entries).map((v) => copy(v, depth + 1));
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = Object.create(null); // a "__proto__" key stays a plain key
     let kept = 0;
     for (const key in value) {
       if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
