@@ -75,6 +75,8 @@ export interface PluginStatus {
   lastError?: PluginLastError;
   tools: number;
   pid?: number;
+  /** Tools the kernel refused from this plugin (bad name or schema, a name another plugin owns), with the reason. */
+  rejectedTools?: Array<{ name: string; reason: string }>;
 }
 
 export interface Kernel {

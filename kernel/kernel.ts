@@ -6,6 +6,7 @@
 import { createDiagnosticsEmitter, type DiagnosticsEmitter } from './diagnostics/index.js';
 import { createToolGate, type ApprovalSurface, type CallPathLogger, type KernelTool, type RunContext, type TrustedToolPolicy } from './gate/index.js';
 import { createPluginHost, defaultHostLogger, type HostLogger, type PluginHost, type PluginStatus } from './host/index.js';
+import { workspaceRootsOf } from './host/workspace-roots.js';
 import { normalizeToolSchema } from './schema/index.js';
 import { createPolicyEngine } from './policy/index.js';
 import { isKnownCoreToolId } from '../protocol/vocabulary/index.js';
@@ -69,7 +70,8 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const log = options.logger ?? defaultHostLogger;
   const logger = callPathLogger(log);
   const cwd = options.cwd ?? process.cwd();
-  const host = createPluginHost({ plugins: config.plugins ?? [], logger: log });
+  // No plugin may start from where an agent can write (its workspace, a sandbox mount).
+  const host = createPluginHost({ plugins: config.plugins ?? [], logger: log, workspaceRoots: workspaceRootsOf(config, cwd) });
   const router = new WorkspaceRouter(host);
   const surfaces = new SurfaceCache(host, (config.plugins ?? []).map((plugin) => plugin.id));
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath });
@@ -124,7 +126,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
       tools,
       removed: result.removals,
       explain: (name) => explainInRun(result.explain(name), run, { host, policy, tracker, blocked }),
-      warnings: result.warnings,
+      warnings: [...result.warnings, ...host.toolWarnings(run.enabledPlugins)],
       effectiveAllowlist: result.effectiveAllowlist,
       blocked,
       pluginAvailability: (pluginId) => pluginAvailability(host, pluginId),

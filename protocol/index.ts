@@ -9,6 +9,7 @@ export {
   KERNEL_PID_ENV,
   PLUGIN_COOKIE_ENV,
   PLUGIN_COOKIE_VALUE,
+  PLUGIN_DATA_DIR_ENV,
   PLUGIN_ID_ENV,
   PROTOCOL_VERSION,
   RPC_FD,
@@ -27,6 +28,8 @@ export type { ContributionsInput } from './v1/handshake.js';
 
 export {
   CallContext,
+  MAX_TOOL_DESCRIPTION_CHARS,
+  TOOL_NAME_PATTERN,
   ToolContent,
   ToolContribution,
   ToolInvoke,
@@ -104,7 +107,7 @@ export {
 
 export { SkillEntry, SkillSourceContribution, SkillsList, SkillsListChanged, SkillsListResult } from './v1/skills.js';
 
-export { CancelRequest, Log, LogLevel, LogParams, ProgressNotification, Shutdown } from './v1/lifecycle.js';
+export { CancelRequest, Log, LogLevel, LogParams, Ping, ProgressNotification, Shutdown } from './v1/lifecycle.js';
 
 export { PROTOCOL_V1_METHODS } from './v1/registry.js';
 

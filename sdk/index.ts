@@ -7,7 +7,7 @@
  * - the in-memory test harness lives at `pincer/sdk/testing`.
  */
 export {
-  definePlugin, defineTool, serve, bindPlugin, pluginContributions, pluginManifest, CancelledError, PluginError, WorkspaceError,
+  definePlugin, defineTool, serve, bindPlugin, pluginContributions, pluginManifest, pluginDataDir, CancelledError, PluginError, WorkspaceError,
 } from './plugin-api.js';
 export type {
   PluginManifestFile, BindOptions, PluginRuntime, HandlerContext, HookDefinition, PluginDefinition, PluginHooks, PluginLogger,

@@ -4,6 +4,7 @@
  */
 export { definePlugin, defineTool, pluginContributions } from './plugin/define.js';
 export { pluginManifest } from './plugin/manifest.js';
+export { pluginDataDir } from './plugin/data-dir.js';
 export type { PluginManifestFile } from './plugin/manifest.js';
 export { CancelledError, PluginError, WorkspaceError } from './plugin/errors.js';
 export type {

@@ -75,6 +75,13 @@ function fromKernelError(error: KernelError, c: CallClassification, params: unkn
   switch (error.code) {
     case 'PLUGIN_TIMEOUT':
       return failedResult(c, 'timed_out', { code: 'PLUGIN_TIMEOUT', message: error.message }, extra);
+    // Missed its deadline and then a liveness ping: the host restarts it, so a retry may succeed.
+    case 'PLUGIN_UNRESPONSIVE':
+      return failedResult(c, 'timed_out', { code: 'PLUGIN_UNRESPONSIVE', message: error.message }, { ...extra, retryable: true });
+    // The operator's configuration keeps this plugin from starting (its code lies where an agent can write).
+    case 'PLUGIN_LOCATION_REFUSED':
+    case 'PLUGIN_NOT_FOUND':
+      return failedResult(c, 'unavailable', { code: error.code, message: error.message }, { ...extra, retryable: false });
     case 'PLUGIN_STOPPED':
       return failedResult(c, 'cancelled', { code: 'PLUGIN_STOPPED', message: error.message }, extra);
     case 'PLUGIN_FAILED':

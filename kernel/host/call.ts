@@ -78,17 +78,23 @@ export function requestWithDeadline<P extends object, R>(
     const untrack = ctx.inflight.add(fail);
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    let sent = params;
-    if (options.onProgress || options.withProgress) {
-      const token = `p${++progressCounter}`;
-      progressSub = conn.onProgress(ToolProgress.type, token, (value) => {
-        arm();
-        options.onProgress?.(value);
-      });
-      sent = { ...params, progressToken: token };
+    let answer: Promise<R>;
+    try {
+      let sent = params;
+      if (options.onProgress || options.withProgress) {
+        const token = `p${++progressCounter}`;
+        progressSub = conn.onProgress(ToolProgress.type, token, (value) => {
+          arm();
+          options.onProgress?.(value);
+        });
+        sent = { ...params, progressToken: token };
+      }
+      arm();
+      answer = (conn.sendRequest as (t: unknown, p: unknown, k: unknown) => Promise<R>)(type, sent, source.token);
+    } catch (error) {
+      return fail(toKernelError(error, ctx.pluginId, ctx.what)); // a closed connection throws at once
     }
-    arm();
-    (conn.sendRequest as (t: unknown, p: unknown, k: unknown) => Promise<R>)(type, sent, source.token).then(
+    answer.then(
       (result) => finish(() => resolve(result)),
       (error) => fail(toKernelError(error, ctx.pluginId, ctx.what)),
     );

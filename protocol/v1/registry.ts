@@ -1,7 +1,7 @@
 import type { AnyDescriptor } from '../define.js';
 import { Handshake } from './handshake.js';
 import { HookAfterToolCall, HookBeforeToolCall } from './hooks.js';
-import { CancelRequest, Log, ProgressNotification, Shutdown } from './lifecycle.js';
+import { CancelRequest, Log, Ping, ProgressNotification, Shutdown } from './lifecycle.js';
 import { SANDBOX_METHODS, SandboxPrepare, SandboxRelease } from './sandbox.js';
 import { SkillsList, SkillsListChanged } from './skills.js';
 import { ToolInvoke, ToolProgress, ToolsListChanged } from './tools.js';
@@ -15,6 +15,7 @@ import { WORKSPACE_METHODS } from './workspace.js';
 export const PROTOCOL_V1_METHODS: readonly AnyDescriptor[] = Object.freeze([
   Handshake,
   Shutdown,
+  Ping,
   CancelRequest,
   ProgressNotification,
   Log,

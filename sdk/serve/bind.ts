@@ -2,6 +2,7 @@ import { ResponseError, createMessageConnection, type MessageConnection } from '
 import {
   Handshake,
   HandshakeParams,
+  Ping,
   ProtocolErrorCodes,
   SUPPORTED_PROTOCOL_VERSIONS,
   Shutdown,
@@ -68,6 +69,8 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
       contributes: pluginContributions(plugin),
     };
   });
+
+  conn.onRequest(Ping.type, () => null); // liveness: answered even while handlers are busy
 
   conn.onRequest(Shutdown.type, async () => {
     state.ready = false;

@@ -24,7 +24,7 @@ const SURFACES: Record<string, string[]> = {
     'createRuntimeToolMatcher', 'createToolPolicyMatcher', 'definePlugin', 'defineTool', 'defineWorkspaceBackend', 'expandPluginGroups',
     'expandPolicyWithPluginGroups', 'expandToolGroups', 'explainWorkspaceError', 'filterToolsByPolicy', 'intersectToolAllowlists',
     'isToolAllowedByPolicies', 'isToolAllowedByPolicyName', 'mapWorkspacePath', 'normalizeToolList', 'normalizeToolPolicyName',
-    'pluginContributions', 'pluginManifest', 'readBounded', 'readDirectoryEntries', 'readToolAllowlistIntersection', 'resolvePathMapping',
+    'pluginContributions', 'pluginDataDir', 'pluginManifest', 'readBounded', 'readDirectoryEntries', 'readToolAllowlistIntersection', 'resolvePathMapping',
     'resolveSandboxDockerUser', 'resolveSandboxMounts', 'serve', 'splitSandboxBindSpec', 'toolPolicy', 'validateSandboxSecurity',
     'workspaceErrorCodeOf', 'writeFileAtomic', 'okResult', 'errorResult', 'workspaceErrorResult',
   ],

@@ -9,6 +9,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 const echo = path.join(root, 'dist/test/fixtures/plugins/echo.js');
 const crash = path.join(root, 'dist/test/fixtures/plugins/crash-on-start.js');
 const quiet = () => undefined;
+// The agents' workspace: not the checkout, where the fixture plugins live (plugin code inside a workspace is refused).
+const cwd = mkdtempSync(path.join(tmpdir(), 'pincer-kernel-ws-'));
 
 function text(result: { content: { type: string; text?: string }[] }): string {
   return result.content.map((block) => block.text ?? '').join('');
@@ -17,7 +19,7 @@ function text(result: { content: { type: string; text?: string }[] }): string {
 describe('the kernel end to end, with real plugin processes', () => {
   let kernel: Kernel;
   const config: PincerConfig = {
-    plugins: [{ id: 'echo', module: echo }],
+    plugins: [{ id: 'echo', module: echo, coreTools: ['read'] }], // echo serves the core name `read` by designation
     tools: { deny: ['env'] },
     agents: {
       list: [
@@ -28,7 +30,7 @@ describe('the kernel end to end, with real plugin processes', () => {
   };
 
   beforeAll(async () => {
-    kernel = createKernel(config, { logger: quiet });
+    kernel = createKernel(config, { logger: quiet, cwd });
     await kernel.start();
   });
   afterAll(async () => {
@@ -100,7 +102,7 @@ describe('required plugins', () => {
         plugins: [{ id: 'echo', module: echo }, { id: 'guard', module: crash, required: true }],
         agents: { list: [{ id: 'main', plugins: ['echo', 'guard'] }] },
       },
-      { logger: quiet },
+      { logger: quiet, cwd },
     );
     await kernel.start();
     try {
@@ -118,7 +120,7 @@ describe('plugin hooks through the kernel', () => {
   const guard = path.join(root, 'dist/test/fixtures/plugins/guard-hook.js');
   let kernel: Kernel;
   beforeAll(async () => {
-    kernel = createKernel({ plugins: [{ id: 'guard', module: guard }] }, { logger: quiet });
+    kernel = createKernel({ plugins: [{ id: 'guard', module: guard }] }, { logger: quiet, cwd });
     await kernel.start();
   });
   afterAll(async () => {
