@@ -1,6 +1,7 @@
-import { posix } from 'node:path';
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import Docker from 'dockerode';
-import { afterAll, describe } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DockerSandbox } from '../../plugins/sandbox-docker/src/docker-sandbox.js';
 import { DockerWorkspace, toGuardMounts } from '../../plugins/sandbox-docker/src/docker-workspace.js';
 import { SshShell } from '../../plugins/sandbox-ssh/src/ssh-shell.js';
@@ -8,13 +9,14 @@ import { SshWorkspace } from '../../plugins/sandbox-ssh/src/ssh-workspace.js';
 import { resolveSandboxConfig } from '../../sdk/sandbox/config.js';
 import { SandboxPathGuard } from '../../sdk/sandbox/guard/path-guard.js';
 import { ShellWorkspace } from '../../sdk/sandbox/shell/shell-workspace.js';
-import { cutStdinInHalf, fileContractTests, type ContractBackend } from './file-contract.js';
+import { fileContractTests, makeWorkspace, type ContractBackend } from './file-contract.js';
 import { raceCampaignTests } from './race-campaign.js';
 import { HAS_DOCKER, HAS_SSH, TEST_IMAGE, sshSettings } from './services.js';
 
-// This file's own label, so cleaning up never touches containers of a concurrent test run.
+// Its own label only: cleaning up must not remove the containers of test files running
+// beside it, and their blanket clean-up (label pincer.test=1) must not remove these.
 const RUN = `file-contract-${process.pid}`;
-const LABELS = { 'pincer.test': '1', 'pincer.test.run': RUN };
+const LABELS = { 'pincer.test.run': RUN };
 let seq = 0;
 const session = (kind: string) => `${kind}-contract:${process.pid}:${++seq}`;
 
@@ -30,9 +32,9 @@ const docker: ContractBackend = {
     const ws = await DockerWorkspace.open(sandbox(), { sessionKey: session('docker'), agentId: 'main', workspaceDir: hostDir }, options);
     return { ws, sandboxDir: hostDir, close: async () => undefined };
   },
-  async openCut(hostDir) {
+  async openThrough(hostDir, wrap) {
     const opened = await DockerWorkspace.open(sandbox(), { sessionKey: session('docker'), agentId: 'main', workspaceDir: hostDir });
-    const shell = cutStdinInHalf(opened.handle.shell);
+    const shell = wrap(opened.handle.shell);
     const guard = await SandboxPathGuard.open(shell, '/workspace', toGuardMounts(opened.handle.plan.mounts));
     return { ws: new ShellWorkspace(shell, guard), sandboxDir: hostDir, close: async () => undefined };
   },
@@ -44,10 +46,10 @@ const ssh: ContractBackend = {
     const ws = await SshWorkspace.open(sshSettings(), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir }, options);
     return { ws, sandboxDir: posix.join(ws.remoteDir, 'm0'), close: () => ws.close() };
   },
-  async openCut(hostDir) {
+  async openThrough(hostDir, wrap) {
     const opened = await SshWorkspace.open(sshSettings(), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir });
     const target = posix.join(opened.remoteDir, 'm0');
-    const shell = cutStdinInHalf(new SshShell(opened.connection));
+    const shell = wrap(new SshShell(opened.connection));
     const guard = await SandboxPathGuard.open(shell, '/workspace', [{ path: '/workspace', target, writable: true, source: 'workspace' }]);
     return { ws: new ShellWorkspace(shell, guard), sandboxDir: target, close: () => opened.close() };
   },
@@ -61,6 +63,19 @@ describe.skipIf(!HAS_DOCKER)('docker backend: file-operation contract (real engi
   });
   fileContractTests(docker);
   raceCampaignTests(docker, 35);
+
+  it('removes the temp file a killed container left in the workspace when the workspace opens again', async () => {
+    const hostDir = makeWorkspace();
+    const stale = join(hostDir, '.pincer-tmp-deadbeef0000');
+    const fresh = join(hostDir, '.pincer-tmp-c0ffee000000');
+    writeFileSync(stale, 'half a write');
+    writeFileSync(fresh, 'a write in flight');
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(stale, old, old);
+    await docker.open(hostDir, {});
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(fresh)).toBe(true); // younger than a minute: maybe another session's live write
+  });
 });
 
 describe.skipIf(!HAS_SSH)('ssh backend: file-operation contract (real sshd)', () => {
