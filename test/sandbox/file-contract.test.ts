@@ -1,4 +1,4 @@
-import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { SshWorkspace } from '../../plugins/sandbox-ssh/src/ssh-workspace.js';
 import { resolveSandboxConfig } from '../../sdk/sandbox/config.js';
 import { SandboxPathGuard } from '../../sdk/sandbox/guard/path-guard.js';
 import { ShellWorkspace } from '../../sdk/sandbox/shell/shell-workspace.js';
-import { fileContractTests, makeWorkspace, type ContractBackend } from './file-contract.js';
+import { PROTECTED, fileContractTests, makeProtectedWorkspace, makeWorkspace, type ContractBackend } from './file-contract.js';
 import { raceCampaignTests } from './race-campaign.js';
 import { HAS_DOCKER, HAS_SSH, TEST_IMAGE, sshSettings } from './services.js';
 
@@ -81,4 +81,14 @@ describe.skipIf(!HAS_DOCKER)('docker backend: file-operation contract (real engi
 describe.skipIf(!HAS_SSH)('ssh backend: file-operation contract (real sshd)', () => {
   fileContractTests(ssh);
   raceCampaignTests(ssh, 35);
+
+  it('never syncs protected paths back, even when a remote command rewrote them', async () => {
+    const hostDir = makeProtectedWorkspace();
+    const ws = await SshWorkspace.open(sshSettings({ syncBack: 'on-close' }), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir }, { protectedPaths: PROTECTED });
+    await ws.exec('echo evil > .git/hooks/pre-commit; echo "{}" > pincer.config.json; echo kept > made-remotely.txt');
+    await ws.close();
+    expect(readFileSync(join(hostDir, '.git', 'hooks', 'pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+    expect(readFileSync(join(hostDir, 'pincer.config.json'), 'utf8')).toContain('deny');
+    expect(readFileSync(join(hostDir, 'made-remotely.txt'), 'utf8')).toBe('kept\n');
+  });
 });
