@@ -34,7 +34,7 @@ export interface ContractWorkspace {
   close(): Promise<void>;
 }
 
-export const PROTECTED = ['pincer.config.json', '.pincer', '.git', 'conf/pincer.json'];
+export const PROTECTED = ['pincer.config.json', '.pincer', '.git', 'conf/pincer.json', 'linked.json'];
 
 /** A workspace with the files the fences protect, plus the attack fixtures of makeWorkspace. */
 export function makeProtectedWorkspace(): string {
@@ -44,6 +44,9 @@ export function makeProtectedWorkspace(): string {
   writeFileSync(join(dir, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nexit 0\n');
   mkdirSync(join(dir, 'conf'));
   writeFileSync(join(dir, 'conf', 'pincer.json'), '{}\n');
+  mkdirSync(join(dir, 'data'));
+  writeFileSync(join(dir, 'data', 'real.json'), '{"real":true}\n');
+  symlinkSync('data/real.json', join(dir, 'linked.json')); // a protected symlink protects what it names
   return dir;
 }
 
@@ -147,6 +150,7 @@ export function fileContractTests(backend: ContractBackend): void {
 
   describe('protected paths', () => {
     const original = () => [
+      readFileSync(join(dir, 'data', 'real.json'), 'utf8'),
       readFileSync(join(dir, 'pincer.config.json'), 'utf8'),
       readFileSync(join(dir, '.git', 'hooks', 'pre-commit'), 'utf8'),
       readFileSync(join(dir, 'conf', 'pincer.json'), 'utf8'),
@@ -178,6 +182,9 @@ export function fileContractTests(backend: ContractBackend): void {
         ['mkdir in .pincer', () => ws.mkdir('.pincer/state', { recursive: true })],
         ['create .pincer', () => ws.mkdir('.pincer')],
         ['write nested protected', () => ws.write('conf/pincer.json', '{}')],
+        ['write through a protected symlink', () => ws.write('linked.json', '{}')],
+        ['write what a protected symlink names', () => ws.write('data/real.json', '{}')],
+        ['rename what a protected symlink names', () => ws.rename('data', 'data-old')],
       ];
       for (const [what, attempt] of attempts) expect([what, await codeOf(attempt())]).toEqual([what, 'PROTECTED_PATH']);
       expect(original()).toEqual(before);
