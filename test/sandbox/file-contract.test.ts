@@ -1,14 +1,18 @@
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DockerSandbox } from '../../plugins/sandbox-docker/src/docker-sandbox.js';
+import { createDockerPlugin } from '../../plugins/sandbox-docker/src/plugin.js';
+import { createSshPlugin } from '../../plugins/sandbox-ssh/src/plugin.js';
 import { DockerWorkspace, toGuardMounts } from '../../plugins/sandbox-docker/src/docker-workspace.js';
 import { SshShell } from '../../plugins/sandbox-ssh/src/ssh-shell.js';
 import { SshWorkspace } from '../../plugins/sandbox-ssh/src/ssh-workspace.js';
 import { resolveSandboxConfig } from '../../sdk/sandbox/config.js';
+import { resolveSandboxScopeKey, slugifyScopeKey } from '../../sdk/sandbox/naming.js';
 import { SandboxPathGuard } from '../../sdk/sandbox/guard/path-guard.js';
 import { ShellWorkspace } from '../../sdk/sandbox/shell/shell-workspace.js';
+import type { HandlerContext, SandboxBackendDefinition } from '../../sdk/plugin-api.js';
 import { PROTECTED, fileContractTests, makeProtectedWorkspace, makeWorkspace, type ContractBackend } from './file-contract.js';
 import { raceCampaignTests } from './race-campaign.js';
 import { HAS_DOCKER, HAS_SSH, TEST_IMAGE, sshSettings } from './services.js';
@@ -55,6 +59,25 @@ const ssh: ContractBackend = {
   },
 };
 
+const pluginCtx = (settings: Record<string, unknown>): HandlerContext =>
+  ({ signal: new AbortController().signal, settings, log: { warn: () => undefined, info: () => undefined } }) as unknown as HandlerContext;
+
+/** The operator's knobs reach the guard through the plugin: protectedPaths from prepare, allowHardLinks from settings. */
+async function checkPluginPlumbing(backend: SandboxBackendDefinition, settings: Record<string, unknown>, sandboxDirOf: (session: string) => string | undefined): Promise<void> {
+  const hostDir = makeProtectedWorkspace();
+  const session = `plumbing-${process.pid}-${++seq}`;
+  await backend.prepare({ session, backendId: backend.id, workspaceDir: hostDir, protectedPaths: ['.git'] }, pluginCtx(settings));
+  try {
+    const ops = backend.operations;
+    await expect(ops.write!({ session, path: '.git/hooks/pre-commit', content: 'evil' }, pluginCtx(settings))).rejects.toMatchObject({ data: { code: 'PROTECTED_PATH' } });
+    const dir = sandboxDirOf(session) ?? hostDir;
+    linkSync(join(dir, 'hello.txt'), join(dir, 'twin.txt'));
+    expect(await ops.read!({ session, path: 'twin.txt' }, pluginCtx(settings))).toMatchObject({ content: 'hello world\n' });
+  } finally {
+    await backend.release?.(session, pluginCtx(settings));
+  }
+}
+
 describe.skipIf(!HAS_DOCKER)('docker backend: file-operation contract (real engine)', () => {
   afterAll(async () => {
     const engine = new Docker();
@@ -63,6 +86,18 @@ describe.skipIf(!HAS_DOCKER)('docker backend: file-operation contract (real engi
   });
   fileContractTests(docker);
   raceCampaignTests(docker, 35);
+
+  it('passes protectedPaths and the allowHardLinks setting from the plugin to the guard', async () => {
+    const prefix = `pincer-fcplug-${process.pid}-`;
+    try {
+      const [backend] = createDockerPlugin().sandboxBackends!;
+      await checkPluginPlumbing(backend, { docker: { image: TEST_IMAGE, containerPrefix: prefix }, scope: 'session', workspaceAccess: 'rw', allowHardLinks: true }, () => undefined);
+    } finally {
+      const engine = new Docker();
+      const mine = await engine.listContainers({ all: true, filters: { name: [prefix] } });
+      await Promise.all(mine.map((c) => engine.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+    }
+  });
 
   it('removes the temp file a killed container left in the workspace when the workspace opens again', async () => {
     const hostDir = makeWorkspace();
@@ -81,6 +116,13 @@ describe.skipIf(!HAS_DOCKER)('docker backend: file-operation contract (real engi
 describe.skipIf(!HAS_SSH)('ssh backend: file-operation contract (real sshd)', () => {
   fileContractTests(ssh);
   raceCampaignTests(ssh, 35);
+
+  it('passes protectedPaths and the allowHardLinks setting from the plugin to the guard', async () => {
+    const [backend] = createSshPlugin().sandboxBackends!;
+    const settings = { ssh: sshSettings(), allowHardLinks: true };
+    // The remote copy lives where SshWorkspace puts a session's workspace (this sshd runs on this machine).
+    await checkPluginPlumbing(backend, settings, (session) => posix.join(settings.ssh.remoteRoot!, slugifyScopeKey(resolveSandboxScopeKey('session', session, 'main')), 'm0'));
+  });
 
   it('never syncs protected paths back, even when a remote command rewrote them', async () => {
     const hostDir = makeProtectedWorkspace();
