@@ -231,6 +231,22 @@ export function fileContractTests(backend: ContractBackend): void {
     });
   }
 
+  if (backend.openThrough) {
+    const openThrough = backend.openThrough.bind(backend);
+    it('sets modes explicitly, so a restrictive umask in the sandbox changes nothing', async () => {
+      const strict = await openThrough(makeWorkspace(), (inner) => ({ label: inner.label, spawn: (request) => inner.spawn({ ...request, script: `umask 077\n${request.script}` }) }));
+      try {
+        writeFileSync(join(strict.sandboxDir, 'tool.sh'), '#!/bin/sh\n', { mode: 0o755 });
+        await strict.ws.write('tool.sh', '#!/bin/sh\necho edited\n');
+        await strict.ws.write('shared.txt', 'x', { mode: 0o664 });
+        expect(statSync(join(strict.sandboxDir, 'tool.sh')).mode & 0o7777).toBe(0o755);
+        expect(statSync(join(strict.sandboxDir, 'shared.txt')).mode & 0o7777).toBe(0o664);
+      } finally {
+        await strict.close();
+      }
+    });
+  }
+
   describe('names and temp files', () => {
     it('edits a file whose name is 240 bytes long and leaves no temp file behind', async () => {
       const name = `${'n'.repeat(236)}.txt`;
