@@ -65,7 +65,11 @@ export class HeldDirectory {
       return null;
     }
     const held = new HeldDirectory(fd, hostPath, input);
-    if (readlinkSync(`${PROC_FD}/${fd}`) === hostPath) return held;
+    try {
+      if (readlinkSync(`${PROC_FD}/${fd}`) === hostPath) return held;
+    } catch {
+      // fall through: the caller walks component by component
+    }
     held.close();
     return null;
   }
