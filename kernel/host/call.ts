@@ -11,7 +11,16 @@ export interface DeadlineOptions {
   /** Attach a progress token; each report calls this and extends the deadline. */
   onProgress?: (value: ToolProgressValue) => void;
   withProgress?: boolean;
+  /**
+   * After an abort, wait up to this long for the plugin's own answer to `$/cancelRequest`
+   * before settling as CANCELLED, so the caller hears "cancelled" only once the plugin
+   * stopped the work (a backend: killed the command). 0 (default): settle at once.
+   */
+  cancelGraceMs?: number;
 }
+
+/** How long a cancelled tool call or backend request waits for the plugin to confirm it stopped. */
+export const CANCEL_GRACE_MS = 10_000;
 
 /** Calls still waiting for an answer; a crash rejects them all with one typed error. */
 export class InflightCalls {
@@ -71,26 +80,31 @@ export function requestWithDeadline<P extends object, R>(
       const left = Math.min(options.timeoutMs, options.maxTotalMs - (Date.now() - started));
       timer = setTimeout(onTimeout, Math.max(0, left));
     };
+    let cancelling = false;
+    const cancelled = (): void => fail(new KernelError('CANCELLED', `${ctx.what} on plugin "${ctx.pluginId}" was cancelled`, { pluginId: ctx.pluginId, cause: signal?.reason }));
     function onAbort(): void {
       source.cancel();
-      fail(new KernelError('CANCELLED', `${ctx.what} on plugin "${ctx.pluginId}" was cancelled`, { pluginId: ctx.pluginId, cause: signal?.reason }));
+      if (!options.cancelGraceMs) return cancelled();
+      cancelling = true;
+      clearTimeout(timer);
+      timer = setTimeout(cancelled, options.cancelGraceMs);
     }
     const untrack = ctx.inflight.add(fail);
-    if (signal?.aborted) return onAbort();
+    if (signal?.aborted) return cancelled(); // nothing sent yet: nothing to wait for
     signal?.addEventListener('abort', onAbort, { once: true });
     let sent = params;
     if (options.onProgress || options.withProgress) {
       const token = `p${++progressCounter}`;
       progressSub = conn.onProgress(ToolProgress.type, token, (value) => {
-        arm();
+        if (!cancelling) arm();
         options.onProgress?.(value);
       });
       sent = { ...params, progressToken: token };
     }
     arm();
     (conn.sendRequest as (t: unknown, p: unknown, k: unknown) => Promise<R>)(type, sent, source.token).then(
-      (result) => finish(() => resolve(result)),
-      (error) => fail(toKernelError(error, ctx.pluginId, ctx.what)),
+      (result) => (cancelling ? cancelled() : finish(() => resolve(result))),
+      (error) => (cancelling ? cancelled() : fail(toKernelError(error, ctx.pluginId, ctx.what))),
     );
   });
 }

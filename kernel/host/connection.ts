@@ -7,6 +7,8 @@ import {
   ToolsListChangedParams,
   WORKSPACE_ERROR_CODES,
   WORKSPACE_METHODS,
+  WORKSPACE_RUN_METHODS,
+  type ExecRunOperation,
   type MessageTransport,
   type ProtocolErrorData,
   type ToolContribution,
@@ -21,7 +23,7 @@ import type { HostLogger } from './logger.js';
 export type WorkspaceHandler = (
   pluginId: string,
   sessionKey: string | undefined,
-  method: WorkspaceOperation,
+  method: WorkspaceOperation | ExecRunOperation,
   params: Record<string, unknown>,
   signal: AbortSignal,
 ) => Promise<unknown>;
@@ -59,7 +61,8 @@ export function openPluginConnection(transport: MessageTransport, hooks: Connect
     if (p.success) hooks.onToolsChanged(p.data.tools);
     else hooks.logger({ source, level: 'error', message: `ignored an invalid tools/listChanged: ${p.error.message}` });
   });
-  for (const [op, descriptor] of Object.entries(WORKSPACE_METHODS) as [WorkspaceOperation, (typeof WORKSPACE_METHODS)[WorkspaceOperation]][]) {
+  const methods = { ...WORKSPACE_METHODS, ...WORKSPACE_RUN_METHODS };
+  for (const [op, descriptor] of Object.entries(methods) as [WorkspaceOperation | ExecRunOperation, (typeof methods)[keyof typeof methods]][]) {
     conn.onRequest(descriptor.type as any, async (raw: unknown, token: CancellationToken) => {
       const parsed = descriptor.params.safeParse(raw);
       if (!parsed.success) return new ResponseError(ProtocolErrorCodes.InvalidParams, `invalid ${descriptor.method} params: ${parsed.error.message}`);

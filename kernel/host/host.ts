@@ -16,6 +16,7 @@ import {
   type ToolContribution,
   type ToolProgressValue,
 } from '../../protocol/index.js';
+import { CANCEL_GRACE_MS } from './call.js';
 import { PluginConfigSchema, RestartPolicySchema, type PluginConfigInput, type RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
 import { KernelError } from './errors.js';
@@ -145,7 +146,7 @@ export function createPluginHost(options: PluginHostOptions) {
       const raw = await p.request(
         ToolInvoke.type,
         { name: toolName, arguments: params, context },
-        { signal: opts.signal, timeoutMs, maxTotalMs: Math.max(timeoutMs, p.config.timeouts.maxCallMs), onProgress: opts.onProgress, withProgress: true },
+        { signal: opts.signal, timeoutMs, maxTotalMs: Math.max(timeoutMs, p.config.timeouts.maxCallMs), onProgress: opts.onProgress, withProgress: true, cancelGraceMs: CANCEL_GRACE_MS },
         `tool "${toolName}"`,
       );
       const parsed = ToolInvokeResult.safeParse(raw);
@@ -186,7 +187,7 @@ export function createPluginHost(options: PluginHostOptions) {
         throw new KernelError('CAPABILITY_NOT_SUPPORTED', `plugin "${pluginId}" declared no sandbox backend serving ${descriptor.method}`, { pluginId });
       }
       const timeoutMs = opts.timeoutMs ?? p.config.timeouts.callMs;
-      const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs }, descriptor.method);
+      const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs, cancelGraceMs: CANCEL_GRACE_MS }, descriptor.method);
       const parsed = descriptor.result.safeParse(raw);
       if (!parsed.success) throw new KernelError('INVALID_RESULT', `${descriptor.method} of plugin "${pluginId}" returned an invalid result: ${parsed.error.message}`, { pluginId, cause: parsed.error });
       return parsed.data as z.output<D['result']>;

@@ -7,10 +7,11 @@
  * returns, because background runs (`exec` with `background: true`) outlive their call; a
  * plugin that served a session could have kept whatever it wanted from it anyway.
  */
-import { SANDBOX_METHODS, SandboxPrepare } from '../../protocol/index.js';
+import { SANDBOX_METHODS, SANDBOX_RUN_METHODS, SandboxPrepare, type ExecRunOperation } from '../../protocol/index.js';
 import { WORKSPACE_ERROR_CODES, type WorkspaceErrorCode, type WorkspaceOperation } from '../../protocol/index.js';
 import type { PluginHost } from '../host/index.js';
 import { buildBackendRegistry, missingBackendMessage, normalizeBackendId } from './backends.js';
+import { backendRequestDeadline } from './deadlines.js';
 import { WorkspaceRoutingError } from './errors.js';
 
 /** Where one session's workspace lives. */
@@ -54,7 +55,7 @@ export class WorkspaceRouter {
 
   constructor(host: PluginHost) {
     this.#host = host;
-    host.setWorkspaceHandler((pluginId, sessionKey, method, params) => this.handle(pluginId, sessionKey, method, params));
+    host.setWorkspaceHandler((pluginId, sessionKey, method, params, signal) => this.handle(pluginId, sessionKey, method, params, signal));
   }
 
   /** Bind a tool call of `pluginId` to a session for its duration; returns the unbind. */
@@ -100,7 +101,7 @@ export class WorkspaceRouter {
     return [key, session];
   }
 
-  async handle(pluginId: string, sessionKey: string | undefined, method: WorkspaceOperation, params: Record<string, unknown>): Promise<unknown> {
+  async handle(pluginId: string, sessionKey: string | undefined, method: WorkspaceOperation | ExecRunOperation, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     const [key, session] = this.#sessionFor(pluginId, sessionKey);
     const { placement } = session;
     const backendPlugin = (session.pluginId ??= this.#backendPlugin(placement));
@@ -119,8 +120,11 @@ export class WorkspaceRouter {
       });
     await session.prepared;
     const { sessionKey: _ignored, ...rest } = params;
+    const descriptor = method in SANDBOX_METHODS ? SANDBOX_METHODS[method as WorkspaceOperation] : SANDBOX_RUN_METHODS[method as ExecRunOperation];
+    // The plugin's cancellation reaches the backend (which kills the command), and a long exec gets its own deadline.
+    const opts = { signal, timeoutMs: backendRequestDeadline(method, rest) };
     try {
-      return await this.#host.invokeBackend(backendPlugin, SANDBOX_METHODS[method], { ...rest, session: key } as never);
+      return await this.#host.invokeBackend(backendPlugin, descriptor, { ...rest, session: key } as never, opts);
     } catch (error) {
       throw keepWorkspaceCode(error);
     }

@@ -5,6 +5,8 @@ import { ProtocolErrorCodes } from '../../protocol/v1/errors.js';
 import { CancelledError, PluginError, WorkspaceError } from '../plugin-api.js';
 import type { HandlerContext, SandboxBackendDefinition } from '../plugin-api.js';
 import { SandboxError } from './errors.js';
+import { RunTable } from './runs/run-table.js';
+import { asRunCapable, runOperations } from './runs/run-operations.js';
 
 /** A prepared session's workspace as a backend keeps it. */
 export interface OpenedWorkspace {
@@ -48,6 +50,7 @@ export function defineWorkspaceBackend(spec: WorkspaceBackendSpec): SandboxBacke
     return (await opened).workspace;
   };
   const wire = <T>(p: Promise<T>) => p.catch((e: unknown) => { throw toWireError(e); });
+  const runTable = new RunTable(); // one per backend: run limits span its sessions
   return {
     id: spec.id,
     async prepare(params, ctx) {
@@ -71,6 +74,7 @@ export function defineWorkspaceBackend(spec: WorkspaceBackendSpec): SandboxBacke
       remove: (p, ctx) => wire(get(p.session).then((w) => w.remove(p.path, p.options, ctx.signal)).then(() => null)),
       rename: (p, ctx) => wire(get(p.session).then((w) => w.rename(p.from, p.to, ctx.signal)).then(() => null)),
       exec: (p, ctx) => wire(get(p.session).then((w) => w.exec(p.command, p.options, ctx.signal))),
+      ...runOperations(runTable, async (session) => asRunCapable(await get(session))),
     },
   };
 }

@@ -17,7 +17,7 @@ async function transcript(ws: WorkspaceService): Promise<unknown[]> {
       out.push([name, 'error', (e as { code?: string }).code]);
     }
   };
-  const noTime = <T extends object>(v: T) => JSON.parse(JSON.stringify(v, (k, x) => (k === 'mtimeMs' || k === 'durationMs' ? undefined : x)));
+  const noTime = <T extends object>(v: T) => JSON.parse(JSON.stringify(v, (k, x) => (k === 'mtimeMs' || k === 'durationMs' || k === 'cwd' ? undefined : x)));
   await step('read', () => ws.read('hello.txt'));
   await step('read-b64', () => ws.read('hello.txt', { encoding: 'base64' }));
   await step('read-cap', () => ws.read('hello.txt', { maxBytes: 3 }));

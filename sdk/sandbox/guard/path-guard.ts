@@ -100,6 +100,18 @@ export class SandboxPathGuard {
     return { input, path: translate(canonicalMount, target, 'target'), target, mount: canonicalMount, isSymbolicLink: out[0] === '1' };
   }
 
+  /**
+   * A path as commands see it (inside a mount's target: what `pwd` prints over ssh) in the
+   * namespace the model sees; a namespace path or anything else is returned unchanged. Only a
+   * lexical translation: `resolve` then judges the result like any other path.
+   */
+  fromTargetPath(input: string): string {
+    const p = normalizeSandboxPath(input, this.workdir);
+    if (!input.startsWith('/') || findMount(this.mounts, p, 'path')) return input;
+    const mount = findMount(this.pinned, p, 'target') ?? findMount(this.mounts, p, 'target');
+    return mount ? translate(mount, p, 'target') : input;
+  }
+
   /** The canonical target of a mount root, for refusing operations on the root itself. */
   isMountRoot(guarded: GuardedPath): boolean {
     return this.pinned.some((m) => m.target === guarded.target);

@@ -2,13 +2,15 @@ import type {
   WorkspaceDirEntry, WorkspaceExecOptions, WorkspaceExecResult, WorkspaceReadOptions, WorkspaceReadResult,
   WorkspaceService, WorkspaceStat, WorkspaceWriteOptions,
 } from '../../../protocol/v1/workspace-types.js';
-import { DEFAULT_MAX_READ_BYTES } from '../constants.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_READ_BYTES } from '../constants.js';
 import { SandboxError } from '../errors.js';
 import { guardFailure } from '../guard/failure.js';
 import type { GuardCheck, GuardedPath, SandboxPathGuard } from '../guard/path-guard.js';
 import * as S from './file-scripts.js';
-import { envExports } from './quote.js';
+import { shellExec } from './exec.js';
+import { toExecResult, type ExecOutcome } from './exec-outcome.js';
 import { runShell } from './run.js';
+import { OutputTranscript } from './transcript.js';
 import { parseDirectoryListing, parseStatLine } from './stat-parse.js';
 import type { SandboxShellBackend, ShellRunRequest } from './types.js';
 
@@ -96,31 +98,13 @@ export class ShellWorkspace implements WorkspaceService {
     await this.op(S.RENAME_SCRIPT, [a.target, b.target], 'rename', `${from} -> ${to}`, { signal });
   }
 
+  /** Runs a command into a transcript: what `exec` and detached runs share. */
+  execInto(command: string, options: WorkspaceExecOptions, signal: AbortSignal | undefined, transcript: OutputTranscript): Promise<ExecOutcome> {
+    return shellExec(this.shell, this.guard, this.options, command, options, signal, transcript);
+  }
+
   async exec(command: string, options: WorkspaceExecOptions = {}, signal?: AbortSignal): Promise<WorkspaceExecResult> {
-    const cwd = await this.check(options.cwd ?? this.guard.workdir, { action: 'exec in', write: false, signal });
-    const script = `${S.EXEC_SCRIPT_HEAD}${envExports({ ...this.options.env, ...options.env })}\n${S.EXEC_SCRIPT_TAIL}\n`;
-    const r = await runShell(this.shell, {
-      script,
-      args: [cwd.target, command],
-      stdin: Buffer.from(options.stdin ?? ''),
-      timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
-      maxOutputBytes: options.maxOutputBytes ?? this.options.maxOutputBytes,
-      signal,
-      killable: true,
-    });
-    // Before the pid marker, a failure is the wrapper's (cwd vanished or was swapped).
-    if (!r.started && !r.timedOut) {
-      const failure = guardFailure(r, 'exec in', cwd.input);
-      if (failure) throw failure;
-    }
-    return {
-      exitCode: r.exitCode,
-      signal: r.timedOut ? 'SIGKILL' : null,
-      stdout: r.stdout.toString('utf8'),
-      stderr: r.stderr.toString('utf8'),
-      timedOut: r.timedOut,
-      truncated: r.truncated,
-      durationMs: r.durationMs,
-    };
+    const transcript = new OutputTranscript(options.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+    return toExecResult(await this.execInto(command, options, signal, transcript), transcript);
   }
 }
