@@ -29,6 +29,8 @@ interface Session {
   /** Backend plugin, resolved on the first workspace request (a call that never touches the workspace needs none). */
   pluginId?: string;
   prepared?: Promise<unknown>;
+  /** The backend process the session was prepared in: a restarted backend knows no sessions. */
+  preparedIn?: number;
 }
 
 /**
@@ -105,6 +107,8 @@ export class WorkspaceRouter {
     const [key, session] = this.#sessionFor(pluginId, sessionKey);
     const { placement } = session;
     const backendPlugin = (session.pluginId ??= this.#backendPlugin(placement));
+    const backendPid = () => this.#host.pluginStatus(backendPlugin).pid;
+    if (session.preparedIn !== undefined && session.preparedIn !== backendPid()) session.prepared = session.preparedIn = undefined;
     session.prepared ??= this.#host
       .invokeBackend(backendPlugin, SandboxPrepare, {
         session: key,
@@ -112,6 +116,9 @@ export class WorkspaceRouter {
         workspaceDir: placement.workspaceDir,
         readOnly: placement.readOnly,
         config: placement.backendConfig,
+      })
+      .then(() => {
+        session.preparedIn = backendPid();
       })
       .catch((error: unknown) => {
         // A failed prepare is retried by the next request instead of being cached forever.
