@@ -18,7 +18,7 @@ export const DEFAULT_RUN_LIMITS: Readonly<RunLimits> = Object.freeze({
   maxRunningPerSession: 16,
   maxRunningTotal: 64,
   maxFinishedPerSession: 64,
-  maxFinishedTotal: 256,
+  maxFinishedTotal: 128,
   finishedTtlMs: 6 * 60 * 60 * 1000,
   killConfirmMs: 15_000,
 });

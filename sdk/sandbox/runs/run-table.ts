@@ -15,7 +15,7 @@ interface Run {
 }
 
 /** The default output cap of a run whose start options name none. */
-const DEFAULT_RUN_OUTPUT_BYTES = 1024 * 1024;
+const DEFAULT_RUN_OUTPUT_BYTES = 512 * 1024;
 const DEFAULT_RUN_TIMEOUT_MS = 30 * 60 * 1000;
 
 function errorOf(error: unknown): { code: string; message: string } {

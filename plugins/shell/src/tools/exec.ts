@@ -17,7 +17,7 @@ export const EXEC_DEFAULTS = {
   minTimeoutSeconds: 0.001,
   maxOutputBytes: 128 * 1024,
   /** A background run keeps more: its log is read in pages. */
-  maxBackgroundOutputBytes: 1024 * 1024,
+  maxBackgroundOutputBytes: 512 * 1024,
 } as const;
 
 export const EXEC_DESCRIPTION =
