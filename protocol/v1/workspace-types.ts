@@ -79,6 +79,10 @@ export interface WorkspaceWriteOptions {
 }
 
 export interface WorkspaceExecOptions {
+  /**
+   * Working directory: a workspace path (relative, or `/workspace/...`), or an absolute path
+   * as commands see it there (what `pwd` printed: a host path on `local`). Same admission as a file.
+   */
   cwd?: string;
   env?: Record<string, string>;
   timeoutMs?: number;

@@ -30,9 +30,14 @@ afterEach(async () => {
 });
 
 /** A kernel whose plugins answer within `callMs` of silence, as an operator may configure. */
-async function start(callMs?: number): Promise<{ kernel: Kernel; workspace: string }> {
+async function start(callMs?: number, shellEnv?: Record<string, string>): Promise<{ kernel: Kernel; workspace: string }> {
   const workspace = mkdtempSync(path.join(tmpdir(), 'pincer-shell-kernel-'));
-  const plugins = bundledPluginConfigs().map((p) => ({ ...p, lazy: false, ...(callMs ? { timeouts: { callMs } } : {}) }));
+  const plugins = bundledPluginConfigs().map((p) => ({
+    ...p,
+    lazy: false,
+    ...(callMs ? { timeouts: { callMs } } : {}),
+    ...(p.id === 'shell' && shellEnv ? { env: shellEnv } : {}),
+  }));
   const config: PincerConfig = { plugins, tools: { profile: 'coding' }, agents: { list: [{ id: 'main', default: true, workspace }] } };
   kernel = createKernel(config, { logger: () => undefined });
   await kernel.start();
@@ -110,6 +115,22 @@ describe('background runs belong to the backend', () => {
     expect(polled.details).toMatchObject({ status: 'lost', error: { code: 'RUN_LOST' } });
     expect(text(polled)).toMatch(/is lost: the sandbox backend that ran it has restarted/);
     expect(text(await tools.execute('process', { action: 'list' }))).toMatch(new RegExp(`${sessionId}  lost`));
+  }, 60_000);
+});
+
+describe('a lost run is reported as lost even by a restarted shell plugin', () => {
+  it('remembers the runs it started in its data dir across its own crash', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'pincer-shell-data-'));
+    const { kernel } = await start(undefined, { PINCER_PLUGIN_DATA_DIR: dataDir });
+    const tools = kernel.assembleTools();
+    const sessionId = ((await tools.execute('exec', { command: 'sleep 300', background: true })).details as { sessionId: string }).sessionId;
+    for (const id of ['sandbox-local', 'shell']) {
+      const before = pluginPid(kernel, id);
+      process.kill(before, 'SIGKILL');
+      await expect.poll(() => kernel.plugins().find((p) => p.id === id)?.state === 'ready' && pluginPid(kernel, id) !== before, { timeout: 20_000 }).toBe(true);
+    }
+    const polled = await tools.execute('process', { action: 'poll', sessionId });
+    expect(polled.details).toMatchObject({ status: 'lost', error: { code: 'RUN_LOST' } });
   }, 60_000);
 });
 
