@@ -70,8 +70,18 @@ export function requestWithDeadline<P extends object, R>(
       settle();
     };
     const fail = (error: KernelError): void => finish(() => reject(error));
-    const onTimeout = (): void => {
+    /** The error the call ends with once the plugin confirmed it stopped (or the grace ran out). */
+    let stopping: KernelError | undefined;
+    const stopThen = (error: KernelError): void => {
       source.cancel(); // sends $/cancelRequest
+      if (!options.cancelGraceMs) return fail(error);
+      stopping = error;
+      clearTimeout(timer);
+      timer = setTimeout(() => fail(error), options.cancelGraceMs);
+    };
+    // A plugin that let its deadline pass gets no grace: it already proved it does not answer.
+    const onTimeout = (): void => {
+      source.cancel();
       const waited = Date.now() - started;
       fail(new KernelError('PLUGIN_TIMEOUT', `${ctx.what} on plugin "${ctx.pluginId}" did not answer within ${waited} ms (deadline ${options.timeoutMs} ms, cap ${options.maxTotalMs} ms)`, { pluginId: ctx.pluginId }));
     };
@@ -80,31 +90,26 @@ export function requestWithDeadline<P extends object, R>(
       const left = Math.min(options.timeoutMs, options.maxTotalMs - (Date.now() - started));
       timer = setTimeout(onTimeout, Math.max(0, left));
     };
-    let cancelling = false;
-    const cancelled = (): void => fail(new KernelError('CANCELLED', `${ctx.what} on plugin "${ctx.pluginId}" was cancelled`, { pluginId: ctx.pluginId, cause: signal?.reason }));
+    const cancelledError = (): KernelError => new KernelError('CANCELLED', `${ctx.what} on plugin "${ctx.pluginId}" was cancelled`, { pluginId: ctx.pluginId, cause: signal?.reason });
     function onAbort(): void {
-      source.cancel();
-      if (!options.cancelGraceMs) return cancelled();
-      cancelling = true;
-      clearTimeout(timer);
-      timer = setTimeout(cancelled, options.cancelGraceMs);
+      stopThen(cancelledError());
     }
     const untrack = ctx.inflight.add(fail);
-    if (signal?.aborted) return cancelled(); // nothing sent yet: nothing to wait for
+    if (signal?.aborted) return fail(cancelledError()); // nothing sent yet: nothing to wait for
     signal?.addEventListener('abort', onAbort, { once: true });
     let sent = params;
     if (options.onProgress || options.withProgress) {
       const token = `p${++progressCounter}`;
       progressSub = conn.onProgress(ToolProgress.type, token, (value) => {
-        if (!cancelling) arm();
+        if (!stopping) arm();
         options.onProgress?.(value);
       });
       sent = { ...params, progressToken: token };
     }
     arm();
     (conn.sendRequest as (t: unknown, p: unknown, k: unknown) => Promise<R>)(type, sent, source.token).then(
-      (result) => (cancelling ? cancelled() : finish(() => resolve(result))),
-      (error) => (cancelling ? cancelled() : fail(toKernelError(error, ctx.pluginId, ctx.what))),
+      (result) => (stopping ? fail(stopping) : finish(() => resolve(result))),
+      (error) => (stopping ? fail(stopping) : fail(toKernelError(error, ctx.pluginId, ctx.what))),
     );
   });
 }
