@@ -30,10 +30,15 @@ function tail(text: string, chars: number): string {
 }
 
 function ended(run: ExecRunInfo, rendered: RenderedOutput): ToolInvokeResult {
-  const end = runEnd(run);
   const output = rendered.empty ? outputBlock(rendered) : tail(outputBlock(rendered), POLL_TAIL_CHARS);
+  if (run.error) {
+    // It never ran to an end of its own (no exit code): say why instead of a status line.
+    const failure = { ...run.error, hint: 'The run could not run to its end; start it again if you still need it.' };
+    return { content: [{ type: 'text', text: `${runSummary(run)}\n${output}\nHint: ${failure.hint}` }], details: { ...runDetails(run), error: failure }, isError: true };
+  }
+  const end = runEnd(run);
   const body = `${runSummary(run)}\n${output}\n${statusLine(end, rendered)}`;
-  const failure = run.error ? { code: run.error.code, message: run.error.message, hint: 'The run could not run to its end; start it again if you still need it.' } : classify(end);
+  const failure = classify(end);
   if (failure) return { content: [{ type: 'text', text: `${body}\nHint: ${failure.hint}` }], details: { ...runDetails(run), error: failure }, isError: true };
   return { ...ok(body, runDetails(run)), ...(run.exitCode === 0 || run.status === 'killed' ? {} : { isError: true }) };
 }
