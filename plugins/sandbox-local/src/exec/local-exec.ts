@@ -18,9 +18,10 @@ export interface LocalExecSettings {
   killGraceMs?: number;
 }
 
-/** The working directory passes the same admission as a file path, and must be a directory. */
-async function admitCwd(settings: LocalExecSettings, cwd: string): Promise<string> {
-  const guarded = await settings.bridge.guard.admit(workspacePathOfHostPath(cwd, settings.bridge.pathMappings));
+/** The working directory (default: the root) passes the same admission as a file path, and must be a directory. */
+async function admitCwd(settings: LocalExecSettings, requested: string | undefined): Promise<string> {
+  const cwd = requested ?? settings.root;
+  const guarded = await settings.bridge.guard.admit(requested === undefined ? cwd : workspacePathOfHostPath(cwd, settings.bridge.pathMappings));
   const stat = await fs.stat(guarded.hostPath).catch(() => null);
   if (stat === null) throw new WorkspaceError('NOT_FOUND', `Working directory does not exist: ${cwd}`, { path: cwd });
   if (!stat.isDirectory()) throw new WorkspaceError('NOT_A_DIRECTORY', `Working directory is not a directory: ${cwd}`, { path: cwd });
@@ -31,7 +32,7 @@ async function admitCwd(settings: LocalExecSettings, cwd: string): Promise<strin
 export function localExecutor(settings: LocalExecSettings): TranscriptExecutor {
   return async (command, options, signal, transcript) =>
     runCommand(command, {
-      cwd: await admitCwd(settings, options.cwd ?? settings.root),
+      cwd: await admitCwd(settings, options.cwd),
       env: buildCommandEnv(process.env, settings.env, options.env),
       timeoutMs: options.timeoutMs ?? settings.defaultTimeoutMs ?? LOCAL_EXEC_DEFAULTS.timeoutMs,
       killGraceMs: settings.killGraceMs ?? LOCAL_EXEC_DEFAULTS.killGraceMs,

@@ -5,7 +5,7 @@ import { ENV_NAME_PATTERN } from '../../../../sdk/sandbox/shell/command-env.js';
 import type { RunJournal } from '../runs/journal.js';
 import { formatSeconds, outputBlock, renderOutput } from './format-output.js';
 import { keepAlive } from './keep-alive.js';
-import { fail, failFromError, ok, type ShellToolContext } from './results.js';
+import { fail, failFromError, failedWithOutput, ok, type ShellToolContext } from './results.js';
 import { classify, statusLine } from './status.js';
 
 /** Defaults and limits of the exec tool; the backend applies its own hard limits on top. */
@@ -68,7 +68,7 @@ export function execResult(result: WorkspaceExecResult, timeoutMs: number, detai
   const text = `${outputBlock(rendered)}\n${statusLine(end, rendered)}`;
   const all = { ...details, ...facts, timeoutMs };
   const failure = classify(end);
-  if (failure) return { content: [{ type: 'text', text: `${text}\nHint: ${failure.hint}` }], details: { ...all, error: failure }, isError: true };
+  if (failure) return failedWithOutput(text, all, failure);
   return { ...ok(text, all), ...(result.exitCode === 0 ? {} : { isError: true }) };
 }
 

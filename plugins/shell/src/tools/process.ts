@@ -5,7 +5,7 @@ import { runDetails, runEnd, runSummary, runtimeMs } from '../runs/describe.js';
 import type { RunJournal } from '../runs/journal.js';
 import { formatBytes, formatDuration, outputBlock, renderOutput, type RenderedOutput } from './format-output.js';
 import { keepAlive } from './keep-alive.js';
-import { fail, failFromError, ok, type ShellToolContext } from './results.js';
+import { fail, failFromError, failedWithOutput, ok, type ShellToolContext } from './results.js';
 import { classify, statusLine } from './status.js';
 
 /** How much of the end of the output `poll` shows; `log` pages through all of it. */
@@ -34,12 +34,12 @@ function ended(run: ExecRunInfo, rendered: RenderedOutput): ToolInvokeResult {
   if (run.error) {
     // It never ran to an end of its own (no exit code): say why instead of a status line.
     const failure = { ...run.error, hint: 'The run could not run to its end; start it again if you still need it.' };
-    return { content: [{ type: 'text', text: `${runSummary(run)}\n${output}\nHint: ${failure.hint}` }], details: { ...runDetails(run), error: failure }, isError: true };
+    return failedWithOutput(`${runSummary(run)}\n${output}`, runDetails(run), failure);
   }
   const end = runEnd(run);
   const body = `${runSummary(run)}\n${output}\n${statusLine(end, rendered)}`;
   const failure = classify(end);
-  if (failure) return { content: [{ type: 'text', text: `${body}\nHint: ${failure.hint}` }], details: { ...runDetails(run), error: failure }, isError: true };
+  if (failure) return failedWithOutput(body, runDetails(run), failure);
   return { ...ok(body, runDetails(run)), ...(run.exitCode === 0 || run.status === 'killed' ? {} : { isError: true }) };
 }
 
