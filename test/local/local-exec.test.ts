@@ -157,6 +157,6 @@ describe('local backend exec', () => {
     const pid = Number(await fs.readFile(pidFile, 'utf8'));
     expect(await isAlive(pid)).toBe(true);
     backend.kill('SIGKILL');
-    expect(await diesSoon(pid, 5_000)).toBe(true);
+    expect(await diesSoon(pid, 10_000)).toBe(true);
   });
 });

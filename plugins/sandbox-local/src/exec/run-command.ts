@@ -1,9 +1,17 @@
+import type { Writable } from 'node:stream';
 import { execa } from 'execa';
 import type { ExecOutcome } from '../../../../sdk/sandbox/shell/exec-outcome.js';
 import type { OutputTranscript } from '../../../../sdk/sandbox/shell/transcript.js';
 import { WorkspaceError } from '../../../../sdk/fs-bridge/index.js';
 import { signalGroup, terminateGroup } from './kill-group.js';
 import { reaper } from './reaper.js';
+
+/**
+ * The command waits at this gate until the backend has registered its group with the reaper,
+ * and exits without running if the backend dies first (end of file on fd 3): there is no
+ * moment in which it runs unregistered. `exec` keeps the pid, so the group is the same.
+ */
+const START_GATE = 'IFS= read -r _ <&3 || exit 125; exec 3<&-; exec /bin/sh -c "$1"';
 
 /** After the shell exited, how long its output pipes may stay open before we stop reading. */
 const STREAM_GRACE_MS = 2_000;
@@ -31,7 +39,7 @@ export interface RunCommandOptions {
 export async function runCommand(command: string, options: RunCommandOptions): Promise<ExecOutcome> {
   options.signal?.throwIfAborted();
   const started = performance.now();
-  const child = execa('/bin/sh', ['-c', command], {
+  const child = execa('/bin/sh', ['-c', START_GATE, 'pincer', command], {
     cwd: options.cwd,
     env: options.env,
     extendEnv: false,
@@ -39,7 +47,8 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     buffer: false,
     reject: false,
     stripFinalNewline: false,
-    ...(options.stdin !== undefined ? { input: options.stdin } : { stdin: 'ignore' as const }),
+    stdio: [options.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe'],
+    ...(options.stdin !== undefined ? { input: options.stdin } : {}),
   });
   const pid = child.pid;
   if (pid === undefined) {
@@ -47,6 +56,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     throw spawnFailure(failure.cause);
   }
   const untrack = reaper.track(pid);
+  (child.stdio[3] as unknown as Writable).end('\n'); // registered: open the gate
   child.stdout?.on('data', (chunk: Buffer) => options.transcript.push('stdout', chunk));
   child.stderr?.on('data', (chunk: Buffer) => options.transcript.push('stderr', chunk));
   let strays = false;
