@@ -3,6 +3,7 @@
  * need a service (Docker, sshd) say so and are skipped when it is absent.
  */
 import { runAssemblyBench } from './assembly.bench.js';
+import { runExecBench } from './exec.bench.js';
 import { runGateBench } from './gate.bench.js';
 import { runHostBench } from './host.bench.js';
 import { runMcpBench } from './mcp.bench.js';
@@ -16,6 +17,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ['gate', runGateBench],
   ['host', () => runHostBench()],
   ['read', runReadBench],
+  ['exec', runExecBench],
   ['mcp', runMcpBench],
   ['sandbox', runSandboxBench],
 ];
