@@ -1,4 +1,5 @@
 import { PRELUDE } from '../guard/scripts.js';
+import { PID_MARKER, STRAY_MARKER } from './capture.js';
 import { envExports } from './quote.js';
 
 /**
@@ -22,7 +23,7 @@ const EXEC_BODY = [
   '  exec 4<"$i"; rm -f -- "$i"',
   'else exec 4</dev/null; fi',
   'exec 5<&0 0</dev/null',
-  `r='printf "__PINCER_PID__%s\\n" "$$" >&2; exec sh -c "$1"'`,
+  `r='printf "${PID_MARKER}%s\\n" "$$" >&2; exec sh -c "$1"'`,
   'w=',
   'if command -v setsid >/dev/null 2>&1; then',
   '  setsid sh -c "$r" pincer "$2" <&4 4<&- 5<&- & k=$!',
@@ -33,7 +34,7 @@ const EXEC_BODY = [
   'exec 4<&- 5<&-',
   'wait "$k"; s=$?',
   '[ -n "$w" ] && kill -KILL -"$w" 2>/dev/null',
-  `if kill -0 -"$k" 2>/dev/null; then kill -KILL -"$k" 2>/dev/null; printf '__PINCER_STRAY__\\n' >&2; fi`,
+  `if kill -0 -"$k" 2>/dev/null; then kill -KILL -"$k" 2>/dev/null; printf '${STRAY_MARKER.replace('\n', '\\n')}' >&2; fi`,
   'exit $s',
 ].join('\n');
 

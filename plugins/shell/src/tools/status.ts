@@ -20,8 +20,8 @@ export interface Classification {
   hint: string;
 }
 
-export const EXIT_COMMAND_NOT_FOUND = 127;
-export const EXIT_NOT_EXECUTABLE = 126;
+const EXIT_COMMAND_NOT_FOUND = 127;
+const EXIT_NOT_EXECUTABLE = 126;
 
 export function classify(end: CommandEnd): Classification | undefined {
   if (end.timedOut) {
