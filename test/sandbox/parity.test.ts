@@ -60,5 +60,5 @@ describe.skipIf(!HAS_DOCKER || !HAS_SSH)('parity: docker and ssh give the same r
     expect(s).toEqual(d);
     expect(d).toContainEqual(['read-cap', 'error', 'FILE_TOO_LARGE']);
     expect(d).toContainEqual(['traversal', 'error', 'PATH_OUTSIDE_MOUNT']);
-  });
+  }, 90_000); // about 50 sandbox round trips; a loaded machine needs more than the default 30 s
 });
