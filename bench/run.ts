@@ -4,6 +4,7 @@
  */
 import { runAssemblyBench } from './assembly.bench.js';
 import { runFsIntegrityBench } from './fs-integrity.bench.js';
+import { runExecBench } from './exec.bench.js';
 import { runGateBench } from './gate.bench.js';
 import { runHostBench } from './host.bench.js';
 import { runMcpBench } from './mcp.bench.js';
@@ -18,6 +19,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ['host', () => runHostBench()],
   ['read', runReadBench],
   ['fs-integrity', runFsIntegrityBench],
+  ['exec', runExecBench],
   ['mcp', runMcpBench],
   ['sandbox', runSandboxBench],
 ];

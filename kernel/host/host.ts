@@ -15,6 +15,7 @@ import {
   type ToolContribution,
   type ToolProgressValue,
 } from '../../protocol/index.js';
+import { CANCEL_GRACE_MS } from './call.js';
 import { PluginConfigSchema, RestartPolicySchema, type PluginConfigInput, type RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
 import { defaultStateDir } from './data-dir.js';
@@ -179,7 +180,7 @@ export function createPluginHost(options: PluginHostOptions) {
       const raw = await p.request(
         ToolInvoke.type,
         { name: toolName, arguments: params, context },
-        { signal: opts.signal, timeoutMs: idleMs, maxTotalMs, onProgress: opts.onProgress, withProgress: true },
+        { signal: opts.signal, timeoutMs: idleMs, maxTotalMs, onProgress: opts.onProgress, withProgress: true, cancelGraceMs: CANCEL_GRACE_MS },
         `tool "${toolName}"`,
       );
       const parsed = ToolInvokeResult.safeParse(raw);
@@ -224,7 +225,7 @@ export function createPluginHost(options: PluginHostOptions) {
         throw new KernelError('CAPABILITY_NOT_SUPPORTED', `plugin "${pluginId}" declared no sandbox backend serving ${descriptor.method}`, { pluginId });
       }
       const timeoutMs = requestDeadline(p.config.timeouts, opts.timeoutMs);
-      const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs }, descriptor.method);
+      const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs, cancelGraceMs: CANCEL_GRACE_MS }, descriptor.method);
       const parsed = descriptor.result.safeParse(raw);
       if (!parsed.success) throw invalidResult(`${descriptor.method} of plugin "${pluginId}" returned an invalid result`, pluginId, parsed.error);
       return parsed.data as z.output<D['result']>;

@@ -4,6 +4,8 @@ import type {
   BeforeToolCallEvent,
   BeforeToolCallResult,
   CallContext,
+  EXEC_RUN_OPERATIONS,
+  ExecRunOperation,
   LogLevel,
   SandboxPrepareParams,
   SandboxPrepareResult,
@@ -69,9 +71,14 @@ export interface PluginHooks {
 type OpParams<K extends WorkspaceOperation> = z.output<(typeof WORKSPACE_OPERATIONS)[K]['params']>;
 type OpResult<K extends WorkspaceOperation> = z.input<(typeof WORKSPACE_OPERATIONS)[K]['result']>;
 
-/** Handlers of a sandbox backend; its capabilities are the operations it defines. @since 1 */
+type RunParams<K extends ExecRunOperation> = z.output<(typeof EXEC_RUN_OPERATIONS)[K]['params']>;
+type RunResult<K extends ExecRunOperation> = z.input<(typeof EXEC_RUN_OPERATIONS)[K]['result']>;
+
+/** Handlers of a sandbox backend; its capabilities are the operations it defines (detached runs included). @since 1 */
 export type SandboxOperations = {
   [K in WorkspaceOperation]?: (params: OpParams<K> & { session: string }, ctx: HandlerContext) => Promise<OpResult<K>> | OpResult<K>;
+} & {
+  [K in ExecRunOperation]?: (params: RunParams<K> & { session: string }, ctx: HandlerContext) => Promise<RunResult<K>> | RunResult<K>;
 };
 
 /** @since 1 */

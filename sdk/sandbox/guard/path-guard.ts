@@ -104,4 +104,16 @@ export class SandboxPathGuard {
   failure(result: ShellRunResult, action: string, input: string): SandboxError | null {
     return guardFailure(result, action, input, { show: (target) => this.namespacePath(target), lexical: normalizeSandboxPath(input, this.workdir) });
   }
+
+  /**
+   * A path as commands see it (inside a mount's target: what `pwd` prints over ssh) in the
+   * namespace the model sees; a namespace path or anything else is returned unchanged. Only a
+   * lexical translation: `resolve` then judges the result like any other path.
+   */
+  fromTargetPath(input: string): string {
+    const p = normalizeSandboxPath(input, this.workdir);
+    if (!input.startsWith('/') || findMount(this.mounts, p, 'path')) return input;
+    const mount = findMount(this.pinned, p, 'target') ?? findMount(this.mounts, p, 'target');
+    return mount ? translate(mount, p, 'target') : input;
+  }
 }
