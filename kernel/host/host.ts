@@ -41,6 +41,11 @@ export interface PluginHostOptions {
   workspaceRoots?: readonly string[];
   /** Parent of the plugins' data directories (default `$PINCER_STATE_DIR`, else `~/.pincer/state`). */
   stateDir?: string;
+  /**
+   * Whether two plugins can serve tools to one run (some agent enables both); default: always.
+   * Plugins that never meet may serve the same tool name (see tool-owners.ts).
+   */
+  sharesSurface?: (a: string, b: string) => boolean;
 }
 
 export interface InvokeOptions {
@@ -78,7 +83,7 @@ function validateConfigs(plugins: readonly PluginConfigInput[]) {
 /** Creates the plugin host. Nothing is spawned until `start()` (and lazy plugins not even then). */
 export function createPluginHost(options: PluginHostOptions) {
   const configs = validateConfigs(options.plugins);
-  const owners = new ToolOwners(designateCoreTools(configs));
+  const owners = new ToolOwners(designateCoreTools(configs), options.sharesSurface);
   const restart = RestartPolicySchema.parse(options.restart ?? {});
   const logger = options.logger ?? defaultHostLogger;
   const shared = { owners, workspaceRoots: options.workspaceRoots ?? [], stateDir: options.stateDir ?? defaultStateDir() };

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scratchCwd } from '../helpers/scratch-cwd.js';
 import { bundledPluginConfigs } from '../../kernel/config/defaults.js';
 import { SurfaceCache } from '../../kernel/assembly/surface.js';
 import type { PluginHost } from '../../kernel/host/index.js';
@@ -16,7 +17,7 @@ function hostWith(tools: { name: string; pluginId: string }[]): PluginHost {
 
 describe('a plugin-id entry', () => {
   it('removes every tool the plugin serves, its core-named ones included (real plugin processes)', async () => {
-    const kernel = createKernel({ plugins: [...bundledPluginConfigs(), { id: 'echo', module: echo }], tools: { deny: ['fs', 'echo'] } }, { logger: () => undefined });
+    const kernel = createKernel({ plugins: [...bundledPluginConfigs(), { id: 'echo', module: echo }], tools: { deny: ['fs', 'echo'] } }, { cwd: scratchCwd(), logger: () => undefined });
     await kernel.start();
     try {
       const toolSet = kernel.assembleTools();

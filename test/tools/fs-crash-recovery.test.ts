@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scratchCwd } from '../helpers/scratch-cwd.js';
 import { createKernel, type Kernel, type PincerConfig } from '../../kernel/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -58,7 +59,7 @@ describe('a multi-file patch interrupted by SIGKILL ends all-old, never a mix (i
         tools: { profile: 'coding' },
         agents: { list: [{ id: 'main', default: true, workspace, plugins: ['fs', 'sandbox-pausing'] }] },
     };
-    kernel = createKernel(config, { logger: () => undefined });
+    kernel = createKernel(config, { cwd: scratchCwd(), logger: () => undefined });
     await kernel.start();
     return { workspace, journals: path.join(dataDir, 'patch-journal'), marker, tools: kernel.assembleTools(), config };
   }
@@ -111,7 +112,7 @@ describe('a multi-file patch interrupted by SIGKILL ends all-old, never a mix (i
 
     // The next start of the kernel (fresh plugin and backend processes, same data directory).
     await kernel!.stop();
-    kernel = createKernel(config, { logger: () => undefined });
+    kernel = createKernel(config, { cwd: scratchCwd(), logger: () => undefined });
     await kernel.start();
     const next = await kernel.assembleTools().execute('read', { path: name(0) });
     expect(text(next)).toMatch(/\[Before this call: 1 apply_patch call\(s\) interrupted by a crash were undone/);
