@@ -21,7 +21,7 @@ function fakeHost() {
     requests,
     backend,
     request: (pluginId: string, sessionKey: string | undefined) => handler!(pluginId, sessionKey, 'read', { path: 'a.txt', sessionKey }),
-    raw: (method: string, params: Record<string, unknown>, signal?: AbortSignal) => handler!('shell', 's1', method, params, signal),
+    raw: (session: string, method: string, params: Record<string, unknown>, signal?: AbortSignal) => handler!('shell', session, method, params, signal),
   };
 }
 
@@ -84,25 +84,25 @@ describe('the workspace router and the backend it calls for a tool', () => {
   it('forwards the tool plugin cancellation and gives exec and run waits deadlines of their own', async () => {
     const { host, requests, raw } = fakeHost();
     const router = new WorkspaceRouter(host);
-    router.beginCall('shell', 's1', placement);
+    const { session } = router.beginCall('shell', 's1', placement);
     const signal = new AbortController().signal;
-    await raw('exec', { command: 'make', options: { timeoutMs: 600_000 } }, signal);
-    await raw('runRead', { runId: 'run_1', options: { waitMs: 60_000 } }, signal);
-    await raw('read', { path: 'a.txt' }, signal);
+    await raw(session, 'exec', { command: 'make', options: { timeoutMs: 600_000 } }, signal);
+    await raw(session, 'runRead', { runId: 'run_1', options: { waitMs: 60_000 } }, signal);
+    await raw(session, 'read', { path: 'a.txt' }, signal);
     const [exec, read, file] = requests.slice(1);
     expect(exec).toMatchObject({ method: 'sandbox/exec', opts: { signal, timeoutMs: 630_000 } });
-    expect(read).toMatchObject({ method: 'sandbox/runRead', params: { runId: 'run_1', session: 's1' }, opts: { signal, timeoutMs: 90_000 } });
+    expect(read).toMatchObject({ method: 'sandbox/runRead', params: { runId: 'run_1', session }, opts: { signal, timeoutMs: 90_000 } });
     expect(file!.opts).toEqual({ signal, timeoutMs: undefined });
   });
 
   it('prepares the session again in a backend process that restarted (it knows no sessions)', async () => {
     const { host, requests, request, backend } = fakeHost();
     const router = new WorkspaceRouter(host);
-    router.beginCall('fs', 's1', placement);
-    await request('fs', 's1');
-    await request('fs', 's1');
+    const { session } = router.beginCall('fs', 's1', placement);
+    await request('fs', session);
+    await request('fs', session);
     backend.pid = 101;
-    await request('fs', 's1');
+    await request('fs', session);
     expect(requests.map((r) => r.method)).toEqual(['sandbox/prepare', 'sandbox/read', 'sandbox/read', 'sandbox/prepare', 'sandbox/read']);
   });
 });
