@@ -57,6 +57,8 @@ describe('a multi-file patch interrupted by SIGKILL ends all-old, never a mix (i
           { id: 'sandbox-pausing', module: path.join(ROOT, 'dist/test/fixtures/fs-tools/pausing-backend.js'), env: { PAUSE_WRITE_SUFFIX: `/${name(PAUSE_AT)}`, PAUSE_MARKER: marker } },
         ],
         tools: { profile: 'coding' },
+        // The fixture serves the bundled backend id "local": only an explicit setting may hand it to another plugin.
+        backendPlugins: { local: 'sandbox-pausing' },
         agents: { list: [{ id: 'main', default: true, workspace, plugins: ['fs', 'sandbox-pausing'] }] },
     };
     kernel = createKernel(config, { cwd: scratchCwd(), logger: () => undefined });
