@@ -17,6 +17,7 @@ import { SurfaceCache } from './assembly/surface.js';
 import { createToolSet, type ToolSet } from './assembly/tool-set.js';
 import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
 import { WorkspaceRouter } from './workspace/router.js';
+import { FamilyTools, isFamilyTool } from './families/family-tools.js';
 
 export interface KernelOptions {
   /** Receives host and plugin log records (plugin stdout/stderr lines tagged `plugin:<id>`). */
@@ -58,6 +59,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const host = createPluginHost({ plugins: config.plugins ?? [], logger: log });
   const router = new WorkspaceRouter(host);
   const surfaces = new SurfaceCache(host, (config.plugins ?? []).map((plugin) => plugin.id));
+  const families = new FamilyTools(host, config);
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath });
   // Policy warnings have their own source, so a door that shows a ToolSet's warnings can leave these log lines out.
   const policy = createPolicyEngine(config, { warn: (message) => log({ level: 'warn', source: 'policy', message }) });
@@ -66,12 +68,12 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
 
   function assembleTools(runContext: RunContext = {}): ToolSet {
     const run = resolveRun(runContext);
-    const surface = surfaces.get(run.enabledPlugins);
+    const surface = families.extend(surfaces.get(run.enabledPlugins), run);
     const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: [...run.warnings, ...surface.warnings] });
     const target = { provider: run.provider, modelId: run.model };
     const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement };
     const tools: KernelTool[] = result.tools.map((tool) =>
-      pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding),
+      isFamilyTool(tool) ? families.bind(tool, run, target) : pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding),
     );
     return createToolSet({
       run,

@@ -192,6 +192,22 @@ export function createPluginHost(options: PluginHostOptions) {
       return parsed.data as z.output<D['result']>;
     },
 
+    /** Sends a `channel/*` or `node/*` request to a plugin, with a deadline and cancellation; the answer is re-checked. */
+    async invokeEndpoint<D extends RequestDescriptor>(
+      pluginId: string,
+      descriptor: D,
+      params: z.input<D['params']>,
+      opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+    ): Promise<z.output<D['result']>> {
+      const p = get(pluginId);
+      if (!/^(channel|node)\//.test(descriptor.method)) throw new KernelError('CAPABILITY_NOT_SUPPORTED', `${descriptor.method} is not a channel or node method`, { pluginId });
+      const timeoutMs = opts.timeoutMs ?? p.config.timeouts.callMs;
+      const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs }, descriptor.method);
+      const parsed = descriptor.result.safeParse(raw);
+      if (!parsed.success) throw new KernelError('INVALID_RESULT', `${descriptor.method} of plugin "${pluginId}" returned an invalid result: ${parsed.error.message}`, { pluginId, cause: parsed.error });
+      return parsed.data as z.output<D['result']>;
+    },
+
     /** Lists the skills of one of a plugin's skill sources. */
     async listSkills(pluginId: string, label: string, opts: { timeoutMs?: number } = {}): Promise<SkillsListResult> {
       const p = get(pluginId);

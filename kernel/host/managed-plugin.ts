@@ -23,7 +23,7 @@ export interface ManagedPluginDeps {
   onChange: () => void;
 }
 
-const EMPTY: Contributions = Object.freeze({ tools: [], sandboxBackends: [], skillSources: [], hooks: [] });
+const EMPTY: Contributions = Object.freeze({ tools: [], sandboxBackends: [], skillSources: [], hooks: [], channels: [], nodes: [] });
 
 /**
  * One supervised plugin: lazy → starting → ready, and on a crash restarting (with backoff) or

@@ -1,6 +1,8 @@
 import type { AnyDescriptor } from '../define.js';
+import { ChannelAction } from './channels.js';
 import { Handshake } from './handshake.js';
 import { HookAfterToolCall, HookBeforeToolCall } from './hooks.js';
+import { NodeInvoke } from './nodes.js';
 import { CancelRequest, Log, ProgressNotification, Shutdown } from './lifecycle.js';
 import { SANDBOX_METHODS, SandboxPrepare, SandboxRelease } from './sandbox.js';
 import { SkillsList, SkillsListChanged } from './skills.js';
@@ -29,4 +31,6 @@ export const PROTOCOL_V1_METHODS: readonly AnyDescriptor[] = Object.freeze([
   ...Object.values(SANDBOX_METHODS),
   SkillsList,
   SkillsListChanged,
+  ChannelAction,
+  NodeInvoke,
 ] as AnyDescriptor[]);

@@ -43,5 +43,7 @@ export function pluginContributions(plugin: PluginDefinition): Contributions {
     sandboxBackends: (plugin.sandboxBackends ?? []).map((b) => ({ id: b.id, capabilities: Object.keys(b.operations) })),
     skillSources: (plugin.skillSources ?? []).map((s) => ({ label: s.label, rank: s.rank })),
     hooks,
+    channels: (plugin.channels ?? []).map((c) => ({ id: c.id, actions: [...c.actions], ...(c.description ? { description: c.description } : {}) })),
+    nodes: (plugin.nodes ?? []).map((n) => ({ id: n.id, ...(n.name ? { name: n.name } : {}), ...(n.platform ? { platform: n.platform } : {}), commands: Object.keys(n.commands) })),
   };
 }

@@ -13,6 +13,7 @@ import {
 import { pluginContributions, toolContribution } from '../plugin/define.js';
 import type { PluginDefinition, ToolDefinition } from '../plugin/types.js';
 import { createRemoteLogger } from './context.js';
+import { registerChannelHandlers, registerNodeHandlers } from './channels.js';
 import { registerHookHandlers, registerSandboxHandlers, registerSkillHandlers, registerToolHandlers, type PluginState } from './handlers.js';
 
 /** A plugin bound to one connection: what serve() runs and what the test harness drives. @since 1 */
@@ -84,6 +85,8 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
   registerHookHandlers(conn, state, plugin);
   registerSandboxHandlers(conn, state, plugin);
   registerSkillHandlers(conn, state, plugin);
+  registerChannelHandlers(conn, state, plugin);
+  registerNodeHandlers(conn, state, plugin);
 
   const closed = new Promise<void>((resolve) => conn.onClose(() => resolve()));
   conn.listen();

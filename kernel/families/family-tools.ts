@@ -1,0 +1,132 @@
+/**
+ * The kernel's own tool families (`message`, `nodes`, `gateway`) in a run's assembly. They
+ * are core tools, so they pass the same policy layers as every other tool (profiles, sandbox
+ * default denies, explain); what they reach are plugins: the channels and nodes the run's
+ * enabled plugins declare. Assembly stays pure: everything here is cached in-memory lookups.
+ */
+import type { PincerConfig } from '../config/schema.js';
+import type { KernelTool } from '../gate/index.js';
+import type { PluginHost } from '../host/index.js';
+import { normalizeToolSchema } from '../schema/index.js';
+import type { ToolSurface } from '../assembly/surface.js';
+import { collectEndpoints, type Endpoints } from './endpoints.js';
+import { createEndpointCaller, type EndpointCaller } from './endpoint-call.js';
+import { GATEWAY_SCHEMA, gatewayKernelTool } from './gateway-tool.js';
+import { messageKernelTool, messageSchema } from './message-tool.js';
+import { NODES_SCHEMA, nodesKernelTool } from './nodes-tool.js';
+import { resolveSessionChannel } from './session-channel.js';
+
+export type FamilyName = 'message' | 'nodes' | 'gateway';
+
+/** A family tool as the policy pipeline sees it: a core tool (no plugin id). */
+export interface FamilySurfaceTool {
+  readonly name: FamilyName;
+  readonly family: FamilyName;
+  readonly core: true;
+}
+
+export interface FamilySurface {
+  readonly tools: readonly (ToolSurface['tools'][number] | FamilySurfaceTool)[];
+  readonly warnings: readonly string[];
+}
+
+/** What a run contributes to the family decision. */
+export interface FamilyRun {
+  enabledPlugins: readonly string[] | undefined;
+  channel?: string;
+  sessionKey: string;
+  agentId: string;
+}
+
+const ENTRIES: Readonly<Record<FamilyName, FamilySurfaceTool>> = Object.freeze({
+  message: Object.freeze({ name: 'message', family: 'message', core: true }),
+  nodes: Object.freeze({ name: 'nodes', family: 'nodes', core: true }),
+  gateway: Object.freeze({ name: 'gateway', family: 'gateway', core: true }),
+});
+
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+const CACHE_LIMIT = 256;
+
+export function isFamilyTool(tool: object): tool is FamilySurfaceTool {
+  return 'family' in tool && (tool as FamilySurfaceTool).core === true && typeof (tool as FamilySurfaceTool).family === 'string';
+}
+
+export class FamilyTools {
+  readonly #caller: EndpointCaller;
+  #version = -1;
+  readonly #endpoints = new Map<string, Endpoints>();
+  readonly #surfaces = new WeakMap<ToolSurface, Map<string, FamilySurface>>();
+  /** One schema object per view, so provider normalization (cached by identity) runs once. */
+  readonly #schemas = new Map<string, Record<string, unknown>>();
+
+  constructor(
+    private readonly host: PluginHost,
+    private readonly config: PincerConfig,
+  ) {
+    this.#caller = createEndpointCaller(host, config.plugins ?? []);
+  }
+
+  #sync(): void {
+    if (this.#version === this.host.contributionsVersion) return;
+    this.#version = this.host.contributionsVersion;
+    this.#endpoints.clear();
+    this.#schemas.clear();
+  }
+
+  #endpointsFor(enabled: readonly string[] | undefined): Endpoints {
+    this.#sync();
+    const key = enabled ? enabled.join('\u0000') : '\u0001all';
+    let found = this.#endpoints.get(key);
+    if (!found) this.#endpoints.set(key, (found = collectEndpoints(this.host.contributions(), enabled)));
+    return found;
+  }
+
+  /** The base surface plus the family tools this run gets, frozen and cached per shape. */
+  extend(base: ToolSurface, run: FamilyRun): FamilySurface {
+    const endpoints = this.#endpointsFor(run.enabledPlugins);
+    const session = resolveSessionChannel(run.channel, this.config.tools?.message?.defaultChannel, endpoints.channels);
+    const present: FamilyName[] = [];
+    if (session.channel) present.push('message');
+    if (endpoints.nodes.size > 0) present.push('nodes');
+    if (this.config.tools?.gateway?.enabled === true) present.push('gateway');
+    const warnings = [...endpoints.warnings, ...(session.warning ? [session.warning] : [])];
+    if (present.length === 0 && warnings.length === 0) return base;
+    const key = `${this.#version}\u0000${present.join(',')}\u0000${warnings.join('\u0000')}`;
+    let byKey = this.#surfaces.get(base);
+    if (!byKey) this.#surfaces.set(base, (byKey = new Map()));
+    let surface = byKey.get(key);
+    if (!surface) {
+      if (byKey.size >= CACHE_LIMIT) byKey.clear();
+      surface = Object.freeze({ tools: Object.freeze([...base.tools, ...present.map((name) => ENTRIES[name])]), warnings: Object.freeze([...base.warnings, ...warnings]) });
+      byKey.set(key, surface);
+    }
+    return surface;
+  }
+
+  #schema(key: string, build: () => Record<string, unknown>): Record<string, unknown> {
+    let schema = this.#schemas.get(key);
+    if (!schema) this.#schemas.set(key, (schema = build()));
+    return schema;
+  }
+
+  /** The kernel tool behind a family entry the policy kept, bound to this run. */
+  bind(tool: FamilySurfaceTool, run: FamilyRun, target: Parameters<typeof normalizeToolSchema>[1]): KernelTool {
+    const endpoints = this.#endpointsFor(run.enabledPlugins);
+    if (tool.family === 'gateway') return gatewayKernelTool(this.config, normalizeToolSchema(GATEWAY_SCHEMA, target));
+    if (tool.family === 'nodes') return nodesKernelTool({ sessionKey: run.sessionKey, agentId: run.agentId, nodes: endpoints.nodes }, normalizeToolSchema(NODES_SCHEMA, target), this.#caller);
+    const own = resolveSessionChannel(run.channel, this.config.tools?.message?.defaultChannel, endpoints.channels).channel!;
+    const crossSession = this.config.tools?.message?.crossSession === true;
+    const reachable = crossSession ? [own, ...[...endpoints.channels.values()].filter((channel) => channel !== own)] : [own];
+    const binding = {
+      own,
+      reachable,
+      crossSession,
+      allChannels: endpoints.channels,
+      maxBodyBytes: this.config.tools?.message?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      sessionKey: run.sessionKey,
+      agentId: run.agentId,
+    };
+    const schema = this.#schema(`message\u0000${own.id}\u0000${crossSession}\u0000${run.enabledPlugins?.join(',') ?? '*'}`, () => messageSchema(binding));
+    return messageKernelTool(binding, normalizeToolSchema(schema, target), this.#caller);
+  }
+}
