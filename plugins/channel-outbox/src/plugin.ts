@@ -32,7 +32,8 @@ function perform(journal: Journal, request: ChannelRequest): ChannelActionResult
 export function createOutboxPlugin() {
   let journal: Journal | undefined;
   const plugin = definePlugin({
-    id: 'channel-outbox',
+    // Several instances (different dirs or channel ids) may run side by side under their own ids.
+    id: process.env.PINCER_PLUGIN_ID ?? 'channel-outbox',
     version: '0.1.0',
     family: 'channel',
     channels: [] as ChannelDefinition[],
