@@ -7,6 +7,7 @@ import { runFsIntegrityBench } from './fs-integrity.bench.js';
 import { runGateBench } from './gate.bench.js';
 import { runHostBench } from './host.bench.js';
 import { runMcpBench } from './mcp.bench.js';
+import { runMessageBench } from './message.bench.js';
 import { runPolicyBench } from './policy.bench.js';
 import { runReadBench } from './read.bench.js';
 import { runSandboxBench } from './sandbox.bench.js';
@@ -19,6 +20,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ['read', runReadBench],
   ['fs-integrity', runFsIntegrityBench],
   ['mcp', runMcpBench],
+  ['message', () => runMessageBench()],
   ['sandbox', runSandboxBench],
 ];
 
