@@ -2,6 +2,7 @@ import { ResponseError, createMessageConnection, type MessageConnection } from '
 import {
   Handshake,
   HandshakeParams,
+  type Contributions,
   ProtocolErrorCodes,
   SUPPORTED_PROTOCOL_VERSIONS,
   Shutdown,
@@ -66,7 +67,8 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
       protocolVersion: chosen,
       plugin: { id: plugin.id, version: plugin.version },
       capabilities: { toolsListChanged: true, cancellation: true, progress: true },
-      contributes: pluginContributions(plugin),
+      // Lists left out are empty: the kernel reads the answer with the protocol's defaults.
+      contributes: pluginContributions(plugin) as Contributions,
     };
   });
 
