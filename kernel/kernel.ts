@@ -68,12 +68,13 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
 
   function assembleTools(runContext: RunContext = {}): ToolSet {
     const run = resolveRun(runContext);
-    const surface = families.extend(surfaces.get(run.enabledPlugins), run);
+    const steps = policy.steps(run, run.sandbox.sandboxed);
+    const surface = families.extend(surfaces.get(run.enabledPlugins), run, steps);
     const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: [...run.warnings, ...surface.warnings] });
     const target = { provider: run.provider, modelId: run.model };
     const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement };
     const tools: KernelTool[] = result.tools.map((tool) =>
-      isFamilyTool(tool) ? families.bind(tool, run, target) : pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding),
+      isFamilyTool(tool) ? families.bind(tool, run, target, steps) : pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding),
     );
     return createToolSet({
       run,

@@ -12,8 +12,9 @@ import { FamilyToolError, okResult } from './results.js';
 
 /** Actions that put a new message somewhere (the reference's send-like set). */
 const SEND_LIKE: ReadonlySet<string> = new Set(['send', 'broadcast', 'reply', 'thread-reply', 'sendWithEffect', 'sendAttachment', 'upload-file', 'sticker', 'poll']);
-/** At most this much of a channel's `data` goes into the model's text. */
+/** At most this much of a channel's `data` goes into the model's text, and this much into `details`. */
 const MAX_DATA_TEXT = 16 * 1024;
+const MAX_DATA_DETAILS = 256 * 1024;
 
 interface Sent {
   channel: ChannelEndpoint;
@@ -54,8 +55,10 @@ export function describeChannelResult(answer: ChannelActionResult, sent: Sent): 
   const head = answer.duplicate
     ? `Already delivered earlier under the same call${id}; not sent again.`
     : `${sendLike ? 'Delivered' : 'Done'}: "${action}" on channel "${channel.id}"${id}.`;
-  const data = answer.data === undefined ? '' : `\n${JSON.stringify(answer.data, null, 2).slice(0, MAX_DATA_TEXT)}`;
-  return okResult(`${head}${sourceNote(sent.source)}${data}`, { ...details, status: answer.duplicate ? 'duplicate' : sendLike ? 'delivered' : 'done', ...(answer.data !== undefined ? { data: answer.data } : {}) });
+  const json = answer.data === undefined ? undefined : JSON.stringify(answer.data, null, 2);
+  const shown = json === undefined ? '' : `\n${json.length > MAX_DATA_TEXT ? `${json.slice(0, MAX_DATA_TEXT)}\n[… ${json.length - MAX_DATA_TEXT} more characters not shown]` : json}`;
+  const kept = json === undefined ? {} : json.length <= MAX_DATA_DETAILS ? { data: answer.data } : { dataTruncated: true };
+  return okResult(`${head}${sourceNote(sent.source)}${shown}`, { ...details, status: answer.duplicate ? 'duplicate' : sendLike ? 'delivered' : 'done', ...kept });
 }
 
 /** The call to the channel plugin failed: unavailable before acting, or lost after it may have acted. */

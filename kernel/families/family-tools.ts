@@ -9,6 +9,9 @@ import type { KernelTool } from '../gate/index.js';
 import type { PluginHost } from '../host/index.js';
 import { normalizeToolSchema } from '../schema/index.js';
 import type { ToolSurface } from '../assembly/surface.js';
+import type { PolicyStep } from '../policy/index.js';
+import { splitDeniedChannels, type ChannelDenial } from './channel-denial.js';
+import type { ChannelEndpoint } from './endpoints.js';
 import { collectEndpoints, type Endpoints } from './endpoints.js';
 import { createEndpointCaller, type EndpointCaller } from './endpoint-call.js';
 import { GATEWAY_SCHEMA, gatewayKernelTool } from './gateway-tool.js';
@@ -58,6 +61,8 @@ export class FamilyTools {
   readonly #surfaces = new WeakMap<ToolSurface, Map<string, FamilySurface>>();
   /** One schema object per view, so provider normalization (cached by identity) runs once. */
   readonly #schemas = new Map<string, Record<string, unknown>>();
+  /** Channels in reach per run shape (its policy steps) and enabled plugins. */
+  #reach = new WeakMap<readonly PolicyStep[], Map<string, { usable: Map<string, ChannelEndpoint>; denied: Map<string, ChannelDenial> }>>();
 
   constructor(
     private readonly host: PluginHost,
@@ -71,6 +76,7 @@ export class FamilyTools {
     this.#version = this.host.contributionsVersion;
     this.#endpoints.clear();
     this.#schemas.clear();
+    this.#reach = new WeakMap();
   }
 
   #endpointsFor(enabled: readonly string[] | undefined): Endpoints {
@@ -81,10 +87,20 @@ export class FamilyTools {
     return found;
   }
 
-  /** The base surface plus the family tools this run gets, frozen and cached per shape. */
-  extend(base: ToolSurface, run: FamilyRun): FamilySurface {
+  #channelsFor(run: FamilyRun, steps: readonly PolicyStep[]) {
     const endpoints = this.#endpointsFor(run.enabledPlugins);
-    const session = resolveSessionChannel(run.channel, this.config.tools?.message?.defaultChannel, endpoints.channels);
+    const key = run.enabledPlugins ? run.enabledPlugins.join('\u0000') : '\u0001all';
+    let byEnabled = this.#reach.get(steps);
+    if (!byEnabled) this.#reach.set(steps, (byEnabled = new Map()));
+    let reach = byEnabled.get(key);
+    if (!reach) byEnabled.set(key, (reach = splitDeniedChannels(endpoints.channels, steps)));
+    const session = resolveSessionChannel(run.channel, this.config.tools?.message?.defaultChannel, reach.usable, reach.denied);
+    return { endpoints, ...reach, session };
+  }
+
+  /** The base surface plus the family tools this run gets, frozen and cached per shape. */
+  extend(base: ToolSurface, run: FamilyRun, steps: readonly PolicyStep[]): FamilySurface {
+    const { endpoints, session } = this.#channelsFor(run, steps);
     const present: FamilyName[] = [];
     if (session.channel) present.push('message');
     if (endpoints.nodes.size > 0) present.push('nodes');
@@ -110,18 +126,19 @@ export class FamilyTools {
   }
 
   /** The kernel tool behind a family entry the policy kept, bound to this run. */
-  bind(tool: FamilySurfaceTool, run: FamilyRun, target: Parameters<typeof normalizeToolSchema>[1]): KernelTool {
-    const endpoints = this.#endpointsFor(run.enabledPlugins);
+  bind(tool: FamilySurfaceTool, run: FamilyRun, target: Parameters<typeof normalizeToolSchema>[1], steps: readonly PolicyStep[]): KernelTool {
+    const { endpoints, usable, denied, session } = this.#channelsFor(run, steps);
     if (tool.family === 'gateway') return gatewayKernelTool(this.config, normalizeToolSchema(GATEWAY_SCHEMA, target));
     if (tool.family === 'nodes') return nodesKernelTool({ sessionKey: run.sessionKey, agentId: run.agentId, nodes: endpoints.nodes }, normalizeToolSchema(NODES_SCHEMA, target), this.#caller);
-    const own = resolveSessionChannel(run.channel, this.config.tools?.message?.defaultChannel, endpoints.channels).channel!;
+    const own = session.channel!;
     const crossSession = this.config.tools?.message?.crossSession === true;
-    const reachable = crossSession ? [own, ...[...endpoints.channels.values()].filter((channel) => channel !== own)] : [own];
+    const reachable = crossSession ? [own, ...[...usable.values()].filter((channel) => channel !== own)] : [own];
     const binding = {
       own,
       reachable,
       crossSession,
-      allChannels: endpoints.channels,
+      allChannels: usable,
+      denied,
       maxBodyBytes: this.config.tools?.message?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       sessionKey: run.sessionKey,
       agentId: run.agentId,

@@ -7,6 +7,7 @@
 import { ChannelAction, CHANNEL_MESSAGE_ACTION_NAMES, type ChannelActionResult, type MessageSource } from '../../protocol/index.js';
 import type { KernelTool, ToolExecuteContext, ToolResult } from '../gate/index.js';
 import { describeChannelResult, describeLostDelivery } from './delivery.js';
+import type { ChannelDenial } from './channel-denial.js';
 import type { ChannelEndpoint } from './endpoints.js';
 import { idempotencyKey, isKernelError, type EndpointCaller } from './endpoint-call.js';
 import { messageDescription, messageSchema, offeredActions, type MessageView } from './message-schema.js';
@@ -15,19 +16,26 @@ import { FamilyToolError, asToolResult, optionalString } from './results.js';
 const VOCABULARY: ReadonlySet<string> = new Set(CHANNEL_MESSAGE_ACTION_NAMES);
 /** Room for the other params (ids, options) beside the body. */
 const PARAMS_OVERHEAD_BYTES = 16 * 1024;
+const NAMED_PARAMS = ['to', 'message', 'messageId', 'threadId', 'emoji'] as const;
 
 export interface MessageBinding extends MessageView {
   sessionKey: string;
   agentId: string;
   crossSession: boolean;
-  /** Every enabled channel, to tell "not allowed" from "does not exist". */
+  /** Every enabled channel in reach, to tell "not allowed" from "does not exist". */
   allChannels: ReadonlyMap<string, ChannelEndpoint>;
+  /** Enabled channels a deny list put out of reach. */
+  denied: ReadonlyMap<string, ChannelDenial>;
 }
 
 function targetChannel(binding: MessageBinding, requested: string | undefined): ChannelEndpoint {
   const id = requested?.trim().toLowerCase();
   if (!id || id === binding.own.id) return binding.own;
   const channel = binding.allChannels.get(id);
+  const denial = binding.denied.get(id);
+  if (denial) {
+    throw new FamilyToolError('CHANNEL_DENIED', `channel ${JSON.stringify(id)} is out of this session's reach (${denial.label}). Nothing was sent.`, undefined, { channel: id, layer: denial.layer, ...(denial.configKey ? { configKey: denial.configKey } : {}) });
+  }
   if (!binding.crossSession) {
     throw new FamilyToolError(
       'CROSS_SESSION_DENIED',
@@ -55,7 +63,9 @@ function channelParams(params: Record<string, unknown>, maxBodyBytes: number): R
   const options = params.options;
   if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) throw new FamilyToolError('INVALID_PARAMS', '"options" must be an object');
   const out: Record<string, unknown> = { ...(options as Record<string, unknown> | undefined) };
-  for (const key of ['to', 'message', 'messageId', 'threadId', 'emoji']) {
+  // The named fields come from the top level only, as strings: `options` cannot smuggle in a non-string body.
+  for (const key of NAMED_PARAMS) {
+    delete out[key];
     const value = optionalString(params, key);
     if (value !== undefined) out[key] = value;
   }

@@ -17,6 +17,9 @@ export interface NodesBinding {
   nodes: ReadonlyMap<string, NodeEndpoint>;
 }
 
+/** Params a node command may receive (a notification, a command's options), as JSON text. */
+const MAX_PARAMS_CHARS = 64 * 1024;
+
 const ACTIONS = ['status', 'describe', 'notify', ...Object.keys(READ_ACTIONS), ...Object.keys(MEDIA_ACTIONS), 'invoke'];
 
 export const NODES_SCHEMA: Record<string, unknown> = Object.freeze({
@@ -79,6 +82,8 @@ async function run(binding: NodesBinding, caller: EndpointCaller, node: NodeEndp
 
 async function execute(binding: NodesBinding, caller: EndpointCaller, params: Record<string, unknown>, ctx: ToolExecuteContext): Promise<ToolResult> {
   const action = requiredString(params, 'action', `(one of: ${ACTIONS.join(', ')})`);
+  const size = JSON.stringify(params).length;
+  if (size > MAX_PARAMS_CHARS) throw new FamilyToolError('PARAMS_TOO_LARGE', `the parameters are ${size} characters; at most ${MAX_PARAMS_CHARS} are sent to a node. Nothing ran.`);
   if (action === 'status') return listNodes(binding);
   if (action === 'invoke') {
     const command = requiredString(params, 'invokeCommand', 'for action "invoke"');

@@ -10,7 +10,8 @@ export interface AuditRecord {
   at: string;
   action: string;
   digest: string;
-  decision: 'refused' | 'done' | 'failed';
+  /** `started` is written before an approved action runs; `done` or `failed` after it. */
+  decision: 'refused' | 'started' | 'done' | 'failed';
   reason?: string;
   /** The caller's params carried an `approved` field, which never counts. */
   approvedParamIgnored?: boolean;

@@ -5,7 +5,7 @@
  * rename): an invalid or conflicting write leaves the file as it was.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { checkConfig } from '../config/validate.js';
 
@@ -52,8 +52,10 @@ export function readConfigText(file: string): string {
 }
 
 /** Validates `next` and writes it in place of `file` if the file still hashes to `baseHash`. */
-export function writeConfigAtomically(file: string, next: unknown, baseHash: string | undefined): string {
-  const current = readConfigText(file);
+export function writeConfigAtomically(configPath: string, next: unknown, baseHash: string | undefined): string {
+  const current = readConfigText(configPath);
+  // Replace the file a symlink points at, not the link: the operator's layout stays as it was.
+  const file = realpathSync(configPath);
   if (baseHash !== undefined && baseHash !== hashText(current)) throw new ConfigWriteError('CONFLICT', `${basename(file)} changed since it was read (expected ${baseHash}); read it again and redo the change`);
   const checked = checkConfig(next);
   if (!checked.ok) throw new ConfigWriteError('CONFIG_INVALID', `the resulting config is invalid; nothing was written:\n${checked.issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n')}`);

@@ -98,6 +98,8 @@ export function createSystemTool(options: SystemToolOptions): SystemTool {
       const refusal = arming.consume(call.approval, params);
       if (refusal) throw new SystemRefusal('APPROVAL_REQUIRED', `${action} needs an approval armed by the host: ${refusal}. Nothing was changed.`);
       record.approvalId = call.approval!.id;
+      // Audited before it runs: no change can happen without a record, even if the final one cannot be written.
+      appendAuditRecord(options.auditLogPath, { ...record, decision: 'started' });
       record.decision = 'failed';
       const done = await perform(action, params);
       Object.assign(record, { decision: 'done', changedPaths: done.changedPaths, configHash: done.configHash });

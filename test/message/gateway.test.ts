@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFileHash, createSystemTool, type Kernel, type PincerConfig } from '../../kernel/index.js';
@@ -140,7 +140,7 @@ describe('the system tool (config writes and restarts)', () => {
     expect(JSON.parse(fileText())).toEqual({ tools: { profile: 'minimal' } });
     expect(statSync(configPath).mode & 0o777).toBe(0o640);
     expect(errorCode(await system.execute(params, { approval }))).toBe('APPROVAL_REQUIRED');
-    expect(audit().slice(-4).map((record) => record.decision)).toEqual(['refused', 'refused', 'done', 'refused']);
+    expect(audit().slice(-5).map((record) => record.decision)).toEqual(['refused', 'refused', 'started', 'done', 'refused']);
     expect(audit().at(-2)).toMatchObject({ changedPaths: ['tools.profile'], configHash: configFileHash(fileText()) });
   });
 
@@ -153,7 +153,19 @@ describe('the system tool (config writes and restarts)', () => {
     const stale = { action: 'config.apply', config: { tools: { profile: 'full' } }, baseHash: 'sha256:0000' };
     expect(errorCode(await system.execute(stale, { approval: system.arm(stale) }))).toBe('CONFLICT');
     expect(fileText()).toBe(before);
-    expect(audit().slice(-2).map((record) => record.decision)).toEqual(['failed', 'failed']);
+    expect(audit().slice(-4).map((record) => record.decision)).toEqual(['started', 'failed', 'started', 'failed']);
+  });
+
+  it('writes through a symlinked config file to its target, keeping the link', async () => {
+    const target = path.join(scratch.dir, 'real.config.json');
+    const link = path.join(scratch.dir, 'linked.config.json');
+    writeFileSync(target, JSON.stringify({ tools: { profile: 'coding' } }));
+    symlinkSync(target, link);
+    const linked = createSystemTool({ configPath: link, auditLogPath });
+    const params = { action: 'config.patch', patch: { tools: { deny: ['exec'] } } };
+    expect((await linked.execute(params, { approval: linked.arm(params) })).isError).toBeFalsy();
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({ tools: { profile: 'coding', deny: ['exec'] } });
   });
 
   it("restarts only through the host's callback, with an armed approval, and audits it", async () => {

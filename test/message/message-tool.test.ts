@@ -51,6 +51,13 @@ describe('the message tool: one session, its own channel', () => {
     expect(line).toMatchObject({ channel: 'outbox', action: 'send', to: 'ops', message: 'build is green', source: { sessionKey: 'agent:main:chat-1', agentId: 'main', channel: 'outbox', crossSession: false } });
   });
 
+  it("reads back only the session's own messages from the shared outbox", async () => {
+    await kernel.assembleTools({ channel: 'outbox', sessionKey: 'agent:main:other' }).execute('message', { action: 'send', to: 'ops', message: 'not yours' });
+    const read = await kernel.assembleTools({ channel: 'outbox', sessionKey: 'agent:main:chat-1' }).execute('message', { action: 'read' });
+    const messages = (read.details?.data as { messages: { message: string }[] }).messages;
+    expect(messages.map((m) => m.message)).toEqual(['build is green']);
+  });
+
   it('refuses an action the channel lacks, listing what it supports, and sends nothing', async () => {
     const before = flakyRequests().length;
     const result = await kernel.assembleTools({ channel: 'flaky' }).execute('message', { action: 'delete', messageId: '7' });
@@ -172,6 +179,41 @@ describe('a channel id two plugins declare', () => {
       const toolSet = kernel.assembleTools({ channel: 'outbox' });
       expect(toolSet.tools.map((tool) => tool.name)).not.toContain('message');
       expect(toolSet.warnings.join('\n')).toContain('channel "outbox" is declared by plugins "outbox-a" and "outbox-b"');
+    } finally {
+      await kernel.stop();
+    }
+  });
+});
+
+describe('deny lists reach channels', () => {
+  it('puts a channel a deny list names out of reach, naming the layer', async () => {
+    const kernel = await startKernel(config({ tools: { profile: 'messaging', deny: ['flaky'], message: { crossSession: true, defaultChannel: 'outbox' } } }));
+    try {
+      const own = kernel.assembleTools({ channel: 'flaky' });
+      expect(own.tools.map((tool) => tool.name)).not.toContain('message');
+      expect(own.warnings.join('\n')).toContain('this session\'s channel "flaky" is denied by tools.deny (tools.deny)');
+      const before = flakyRequests().length;
+      const other = await kernel.assembleTools({}).execute('message', { action: 'send', channel: 'flaky', message: 'hi' });
+      expect(errorCode(other)).toBe('CHANNEL_DENIED');
+      expect(flakyRequests()).toHaveLength(before);
+      const schema = kernel.assembleTools({}).tools.find((tool) => tool.name === 'message')?.inputSchema.properties as Record<string, unknown>;
+      expect(schema).not.toHaveProperty('channel');
+    } finally {
+      await kernel.stop();
+    }
+  });
+
+  it("keeps a sandboxed session off channels the sandbox's default deny names, even with message allowed", async () => {
+    const kernel = await startKernel({
+      plugins: [{ id: 'channel-outbox', module: pluginModule('channel-outbox'), settings: { dir: path.join(scratch.dir, 'slack'), channel: 'slack' }, timeouts: FAST }],
+      tools: { profile: 'full', sandbox: { tools: { alsoAllow: ['message'] } } },
+      agents: { list: [{ id: 'main', sandbox: { mode: 'non-main', backend: 'local' } }] },
+    });
+    try {
+      expect(kernel.assembleTools({}).tools.map((tool) => tool.name)).toContain('message');
+      const sandboxed = kernel.assembleTools({ sessionKey: 'agent:main:group:ext' });
+      expect(sandboxed.tools.map((tool) => tool.name)).not.toContain('message');
+      expect(sandboxed.warnings.join('\n')).toContain('channel "slack" is denied by sandbox tools.deny (tools.sandbox.tools.deny)');
     } finally {
       await kernel.stop();
     }

@@ -93,6 +93,13 @@ describe('the generic invoke is fenced', () => {
     expect(errorCode(await invoke('big.answer'))).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('refuses oversized parameters before the node sees them', async () => {
+    const before = received().length;
+    const result = await invoke('device.status', { invokeParamsJson: JSON.stringify({ blob: 'z'.repeat(100_000) }) });
+    expect(errorCode(result)).toBe('PARAMS_TOO_LARGE');
+    expect(received()).toHaveLength(before);
+  });
+
   it('refuses invalid invokeParamsJson and commands the node does not declare', async () => {
     expect(textOf(await invoke('device.status', { invokeParamsJson: '{oops' }))).toContain('invokeParamsJson must be valid JSON');
     const unknown = await invoke('teleport.now');

@@ -95,6 +95,25 @@ describe('the outbox channel across restarts', () => {
     }
   });
 
+  it('refuses a second writer on the same directory at activation, naming the directory and the first process', async () => {
+    const dir = path.join(scratch.dir, 'shared');
+    const kernel = await startKernel({
+      plugins: [
+        { id: 'outbox-a', module: pluginModule('channel-outbox'), settings: { dir, channel: 'a' }, timeouts: FAST },
+        { id: 'outbox-b', module: pluginModule('channel-outbox'), settings: { dir, channel: 'b' }, timeouts: FAST },
+      ],
+    });
+    try {
+      const states = kernel.plugins();
+      const failed = states.filter((p) => p.state === 'failed');
+      expect(failed).toHaveLength(1);
+      const winner = states.find((p) => p.state === 'ready')!;
+      expect(failed[0].lastError?.message).toContain(`${dir} is in use by process ${winner.pid}`);
+    } finally {
+      await kernel.stop();
+    }
+  });
+
   it('rotates at the size limit and still recognizes a retried call from before the rotation after a restart', async () => {
     const dir = path.join(scratch.dir, 'rotate');
     const settings = { maxFileBytes: 4096 };

@@ -16,7 +16,9 @@ function perform(journal: Journal, request: ChannelRequest): ChannelActionResult
   if (action === 'read') {
     const to = typeof params.to === 'string' ? params.to : undefined;
     const limit = Math.min(Math.max(Number(params.limit) || 20, 1), MAX_READ);
-    const records = journal.recent(limit, (r: JournalRecord) => r.channel === channel && (to === undefined || r.to === to));
+    // A session reads back what it wrote: the outbox holds every session's messages.
+    const mine = (r: JournalRecord) => (r.source as { sessionKey?: unknown } | undefined)?.sessionKey === source.sessionKey;
+    const records = journal.recent(limit, (r: JournalRecord) => r.channel === channel && mine(r) && (to === undefined || r.to === to));
     return { status: 'ok', data: { messages: records.map(({ seq, at, action: kind, to: target, message, source: from }) => ({ id: String(seq), at, action: kind, to: target, message, source: from })) } };
   }
   const { to, message, ...rest } = params;
