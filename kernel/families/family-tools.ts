@@ -48,6 +48,14 @@ const ENTRIES: Readonly<Record<FamilyName, FamilySurfaceTool>> = Object.freeze({
 });
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+interface Reach {
+  usable: Map<string, ChannelEndpoint>;
+  denied: Map<string, ChannelDenial>;
+  schemas: Map<string, Record<string, unknown>>;
+}
+
+const enabledKey = (enabled: readonly string[] | undefined): string => (enabled ? enabled.join('\u0000') : '\u0001all');
 const CACHE_LIMIT = 256;
 
 export function isFamilyTool(tool: object): tool is FamilySurfaceTool {
@@ -59,10 +67,8 @@ export class FamilyTools {
   #version = -1;
   readonly #endpoints = new Map<string, Endpoints>();
   readonly #surfaces = new WeakMap<ToolSurface, Map<string, FamilySurface>>();
-  /** One schema object per view, so provider normalization (cached by identity) runs once. */
-  readonly #schemas = new Map<string, Record<string, unknown>>();
-  /** Channels in reach per run shape (its policy steps) and enabled plugins. */
-  #reach = new WeakMap<readonly PolicyStep[], Map<string, { usable: Map<string, ChannelEndpoint>; denied: Map<string, ChannelDenial> }>>();
+  /** Channels in reach per run shape (its policy steps) and enabled plugins, with the message schemas built over them. */
+  #reach = new WeakMap<readonly PolicyStep[], Map<string, Reach>>();
 
   constructor(
     private readonly host: PluginHost,
@@ -75,13 +81,12 @@ export class FamilyTools {
     if (this.#version === this.host.contributionsVersion) return;
     this.#version = this.host.contributionsVersion;
     this.#endpoints.clear();
-    this.#schemas.clear();
     this.#reach = new WeakMap();
   }
 
   #endpointsFor(enabled: readonly string[] | undefined): Endpoints {
     this.#sync();
-    const key = enabled ? enabled.join('\u0000') : '\u0001all';
+    const key = enabledKey(enabled);
     let found = this.#endpoints.get(key);
     if (!found) this.#endpoints.set(key, (found = collectEndpoints(this.host.contributions(), enabled)));
     return found;
@@ -89,13 +94,13 @@ export class FamilyTools {
 
   #channelsFor(run: FamilyRun, steps: readonly PolicyStep[]) {
     const endpoints = this.#endpointsFor(run.enabledPlugins);
-    const key = run.enabledPlugins ? run.enabledPlugins.join('\u0000') : '\u0001all';
+    const key = enabledKey(run.enabledPlugins);
     let byEnabled = this.#reach.get(steps);
     if (!byEnabled) this.#reach.set(steps, (byEnabled = new Map()));
     let reach = byEnabled.get(key);
-    if (!reach) byEnabled.set(key, (reach = splitDeniedChannels(endpoints.channels, steps)));
+    if (!reach) byEnabled.set(key, (reach = { ...splitDeniedChannels(endpoints.channels, steps), schemas: new Map() }));
     const session = resolveSessionChannel(run.channel, this.config.tools?.message?.defaultChannel, reach.usable, reach.denied);
-    return { endpoints, ...reach, session };
+    return { endpoints, reach, session };
   }
 
   /** The base surface plus the family tools this run gets, frozen and cached per shape. */
@@ -119,31 +124,27 @@ export class FamilyTools {
     return surface;
   }
 
-  #schema(key: string, build: () => Record<string, unknown>): Record<string, unknown> {
-    let schema = this.#schemas.get(key);
-    if (!schema) this.#schemas.set(key, (schema = build()));
-    return schema;
-  }
-
   /** The kernel tool behind a family entry the policy kept, bound to this run. */
   bind(tool: FamilySurfaceTool, run: FamilyRun, target: Parameters<typeof normalizeToolSchema>[1], steps: readonly PolicyStep[]): KernelTool {
-    const { endpoints, usable, denied, session } = this.#channelsFor(run, steps);
+    const { endpoints, reach, session } = this.#channelsFor(run, steps);
     if (tool.family === 'gateway') return gatewayKernelTool(this.config, normalizeToolSchema(GATEWAY_SCHEMA, target));
     if (tool.family === 'nodes') return nodesKernelTool({ sessionKey: run.sessionKey, agentId: run.agentId, nodes: endpoints.nodes }, normalizeToolSchema(NODES_SCHEMA, target), this.#caller);
     const own = session.channel!;
     const crossSession = this.config.tools?.message?.crossSession === true;
-    const reachable = crossSession ? [own, ...[...usable.values()].filter((channel) => channel !== own)] : [own];
+    const reachable = crossSession ? [own, ...[...reach.usable.values()].filter((channel) => channel !== own)] : [own];
     const binding = {
       own,
       reachable,
       crossSession,
-      allChannels: usable,
-      denied,
+      allChannels: reach.usable,
+      denied: reach.denied,
       maxBodyBytes: this.config.tools?.message?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       sessionKey: run.sessionKey,
       agentId: run.agentId,
     };
-    const schema = this.#schema(`message\u0000${own.id}\u0000${crossSession}\u0000${run.enabledPlugins?.join(',') ?? '*'}`, () => messageSchema(binding));
+    // One schema object per view, so provider normalization (cached by identity) runs once.
+    let schema = reach.schemas.get(own.id);
+    if (!schema) reach.schemas.set(own.id, (schema = messageSchema(binding)));
     return messageKernelTool(binding, normalizeToolSchema(schema, target), this.#caller);
   }
 }
