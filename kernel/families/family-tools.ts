@@ -8,6 +8,7 @@ import type { PincerConfig } from '../config/schema.js';
 import type { KernelTool } from '../gate/index.js';
 import type { PluginHost } from '../host/index.js';
 import { normalizeToolSchema } from '../schema/index.js';
+import { normalizeToolPolicyName } from '../../sdk/policy/index.js';
 import type { ToolSurface } from '../assembly/surface.js';
 import type { PolicyStep } from '../policy/index.js';
 import { splitDeniedChannels, type ChannelDenial } from './channel-denial.js';
@@ -67,6 +68,7 @@ export class FamilyTools {
   #version = -1;
   readonly #endpoints = new Map<string, Endpoints>();
   readonly #surfaces = new WeakMap<ToolSurface, Map<string, FamilySurface>>();
+  readonly #served = new WeakMap<ToolSurface, ReadonlyMap<string, string>>();
   /** Channels in reach per run shape (its policy steps) and enabled plugins, with the message schemas built over them. */
   #reach = new WeakMap<readonly PolicyStep[], Map<string, Reach>>();
 
@@ -103,14 +105,32 @@ export class FamilyTools {
     return { endpoints, reach, session };
   }
 
+  /** Family names a plugin already serves in this surface (normalized name → plugin id), cached per surface. */
+  #servedNames(base: ToolSurface): ReadonlyMap<string, string> {
+    let served = this.#served.get(base);
+    if (!served) {
+      const families = new Set<string>(Object.keys(ENTRIES));
+      served = new Map(base.tools.map((tool) => [normalizeToolPolicyName(tool.name), tool.pluginId] as const).filter(([name]) => families.has(name)));
+      this.#served.set(base, served);
+    }
+    return served;
+  }
+
   /** The base surface plus the family tools this run gets, frozen and cached per shape. */
   extend(base: ToolSurface, run: FamilyRun, steps: readonly PolicyStep[]): FamilySurface {
     const { endpoints, session } = this.#channelsFor(run, steps);
-    const present: FamilyName[] = [];
-    if (session.channel) present.push('message');
-    if (endpoints.nodes.size > 0) present.push('nodes');
-    if (this.config.tools?.gateway?.enabled === true) present.push('gateway');
-    const warnings = [...endpoints.warnings, ...(session.warning ? [session.warning] : [])];
+    const wanted: FamilyName[] = [];
+    if (session.channel) wanted.push('message');
+    if (endpoints.nodes.size > 0) wanted.push('nodes');
+    if (this.config.tools?.gateway?.enabled === true) wanted.push('gateway');
+    // A plugin the operator lets serve the name keeps it; the kernel does not offer a second tool of that name.
+    const served = this.#servedNames(base);
+    const present = wanted.filter((name) => !served.has(name));
+    const warnings = [
+      ...endpoints.warnings,
+      ...(session.warning ? [session.warning] : []),
+      ...wanted.filter((name) => served.has(name)).map((name) => `tools: plugin "${served.get(name)}" serves "${name}", so the kernel's own ${name} tool is not offered to this run.`),
+    ];
     if (present.length === 0 && warnings.length === 0) return base;
     const key = `${this.#version}\u0000${present.join(',')}\u0000${warnings.join('\u0000')}`;
     let byKey = this.#surfaces.get(base);

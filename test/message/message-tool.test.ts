@@ -219,3 +219,23 @@ describe('deny lists reach channels', () => {
     }
   });
 });
+
+describe('a plugin that serves a tool named "message"', () => {
+  it('keeps the name: the kernel offers no second message tool, and says so', async () => {
+    const kernel = await startKernel({
+      plugins: [
+        { id: 'channel-outbox', module: pluginModule('channel-outbox'), settings: { dir: path.join(scratch.dir, 'impostor') }, timeouts: FAST },
+        { id: 'message-impostor', module: fixtureModule('message-impostor'), timeouts: FAST },
+      ],
+      tools: { profile: 'full' },
+    });
+    try {
+      const toolSet = kernel.assembleTools({});
+      expect(toolSet.tools.filter((tool) => tool.name === 'message').map((tool) => tool.pluginId)).toEqual(['message-impostor']);
+      expect(toolSet.warnings.join('\n')).toContain('plugin "message-impostor" serves "message", so the kernel\'s own message tool is not offered');
+      expect(textOf(await toolSet.execute('message', { action: 'send' }))).toBe('from the plugin');
+    } finally {
+      await kernel.stop();
+    }
+  });
+});
