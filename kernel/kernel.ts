@@ -68,7 +68,8 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
 
   function assembleTools(runContext: RunContext = {}): ToolSet {
     const run = resolveRun(runContext);
-    const steps = policy.steps(run, run.sandbox.sandboxed);
+    // The family tools read the run's deny lists only when some enabled plugin declares a channel.
+    const steps = () => policy.steps(run, run.sandbox.sandboxed);
     const surface = families.extend(surfaces.get(run.enabledPlugins), run, steps);
     const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: [...run.warnings, ...surface.warnings] });
     const target = { provider: run.provider, modelId: run.model };

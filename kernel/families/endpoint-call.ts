@@ -5,8 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { ProtocolErrorCodes, type RequestDescriptor } from '../../protocol/index.js';
-import { PluginTimeoutsSchema, type PluginConfigInput, type PluginHost } from '../host/index.js';
-import { isKernelError, type KernelError } from '../host/index.js';
+import { PluginTimeoutsSchema, type KernelError, type PluginConfigInput, type PluginHost } from '../host/index.js';
 
 const DEFAULT_CALL_MS = PluginTimeoutsSchema.parse({}).callMs;
 /** Time a plugin keeps to answer after its own deadline (retries stop that much earlier). */
@@ -49,7 +48,6 @@ export function refusedBeforeActing(error: KernelError): boolean {
   }
 }
 
-export { isKernelError };
 
 /** A bounded key, stable for one tool call of one session: retries of the call reuse it. */
 export function idempotencyKey(prefix: string, parts: readonly string[]): string {

@@ -56,6 +56,8 @@ interface Reach {
   schemas: Map<string, Record<string, unknown>>;
 }
 
+const NO_STEPS: readonly PolicyStep[] = Object.freeze([]);
+
 const enabledKey = (enabled: readonly string[] | undefined): string => (enabled ? enabled.join('\u0000') : '\u0001all');
 const CACHE_LIMIT = 256;
 
@@ -94,9 +96,10 @@ export class FamilyTools {
     return found;
   }
 
-  #channelsFor(run: FamilyRun, steps: readonly PolicyStep[]) {
+  #channelsFor(run: FamilyRun, runSteps: () => readonly PolicyStep[]) {
     const endpoints = this.#endpointsFor(run.enabledPlugins);
     const key = enabledKey(run.enabledPlugins);
+    const steps = endpoints.channels.size > 0 ? runSteps() : NO_STEPS;
     let byEnabled = this.#reach.get(steps);
     if (!byEnabled) this.#reach.set(steps, (byEnabled = new Map()));
     let reach = byEnabled.get(key);
@@ -117,7 +120,7 @@ export class FamilyTools {
   }
 
   /** The base surface plus the family tools this run gets, frozen and cached per shape. */
-  extend(base: ToolSurface, run: FamilyRun, steps: readonly PolicyStep[]): FamilySurface {
+  extend(base: ToolSurface, run: FamilyRun, steps: () => readonly PolicyStep[]): FamilySurface {
     const { endpoints, session } = this.#channelsFor(run, steps);
     const wanted: FamilyName[] = [];
     if (session.channel) wanted.push('message');
@@ -145,7 +148,7 @@ export class FamilyTools {
   }
 
   /** The kernel tool behind a family entry the policy kept, bound to this run. */
-  bind(tool: FamilySurfaceTool, run: FamilyRun, target: Parameters<typeof normalizeToolSchema>[1], steps: readonly PolicyStep[]): KernelTool {
+  bind(tool: FamilySurfaceTool, run: FamilyRun, target: Parameters<typeof normalizeToolSchema>[1], steps: () => readonly PolicyStep[]): KernelTool {
     const { endpoints, reach, session } = this.#channelsFor(run, steps);
     if (tool.family === 'gateway') return gatewayKernelTool(this.config, normalizeToolSchema(GATEWAY_SCHEMA, target));
     if (tool.family === 'nodes') return nodesKernelTool({ sessionKey: run.sessionKey, agentId: run.agentId, nodes: endpoints.nodes }, normalizeToolSchema(NODES_SCHEMA, target), this.#caller);

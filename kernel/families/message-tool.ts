@@ -9,7 +9,8 @@ import type { KernelTool, ToolExecuteContext, ToolResult } from '../gate/index.j
 import { describeChannelResult, describeLostDelivery } from './delivery.js';
 import type { ChannelDenial } from './channel-denial.js';
 import type { ChannelEndpoint } from './endpoints.js';
-import { idempotencyKey, isKernelError, type EndpointCaller } from './endpoint-call.js';
+import { isKernelError } from '../host/index.js';
+import { idempotencyKey, type EndpointCaller } from './endpoint-call.js';
 import { messageDescription, messageSchema, offeredActions, type MessageView } from './message-schema.js';
 import { FamilyToolError, asToolResult, optionalString } from './results.js';
 

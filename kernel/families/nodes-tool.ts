@@ -6,7 +6,8 @@
 import { NodeInvoke } from '../../protocol/index.js';
 import type { KernelTool, ToolContent, ToolExecuteContext, ToolResult } from '../gate/index.js';
 import type { NodeEndpoint } from './endpoints.js';
-import { idempotencyKey, isKernelError, type EndpointCaller } from './endpoint-call.js';
+import { isKernelError } from '../host/index.js';
+import { idempotencyKey, type EndpointCaller } from './endpoint-call.js';
 import { MEDIA_ACTIONS, READ_ACTIONS, refuseGenericInvoke } from './node-commands.js';
 import { describeNodeFailure, mediaContent, payloadText } from './node-results.js';
 import { FamilyToolError, asToolResult, okResult, optionalString, requiredString } from './results.js';
