@@ -46,7 +46,7 @@ export function createOutboxPlugin() {
       plugin.channels!.push({
         id: parsed.channel,
         actions: [...(parsed.actions ?? OUTBOX_ACTIONS)],
-        description: parsed.description ?? `a local outbox file (${open.file})`,
+        description: parsed.description ?? "a local outbox an operator reads (pincer outbox tail)",
         handle: (request) => perform(open, request),
       });
     },

@@ -51,7 +51,7 @@ export function createWebhookPlugin() {
       plugin.channels!.push({
         id: parsed.channel,
         actions: [...parsed.actions],
-        description: parsed.description ?? `an HTTP webhook (${new URL(parsed.url).host})`,
+        description: parsed.description ?? "an HTTP webhook",
         handle: (request, ctx) => perform(parsed, request, ctx.signal),
       });
     },
