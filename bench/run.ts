@@ -8,6 +8,7 @@ import { runExecBench } from './exec.bench.js';
 import { runGateBench } from './gate.bench.js';
 import { runHostBench } from './host.bench.js';
 import { runMcpBench } from './mcp.bench.js';
+import { runMessageBench } from './message.bench.js';
 import { runPolicyBench } from './policy.bench.js';
 import { runReadBench } from './read.bench.js';
 import { runSandboxBench } from './sandbox.bench.js';
@@ -21,6 +22,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ['fs-integrity', runFsIntegrityBench],
   ['exec', runExecBench],
   ['mcp', runMcpBench],
+  ['message', () => runMessageBench()],
   ['sandbox', runSandboxBench],
 ];
 

@@ -138,6 +138,12 @@ export {
   SandboxWrite,
 } from './v1/sandbox.js';
 
+export {
+  ChannelAction, ChannelActionParams, ChannelActionResult, ChannelActions, ChannelContribution, ChannelId, ChannelOutcome, MessageSource,
+} from './v1/channels.js';
+export { NODE_ERROR_CODES, NodeCommandName, NodeContribution, NodeInvoke, NodeInvokeParams, NodeInvokeResult } from './v1/nodes.js';
+export type { NodeErrorCode } from './v1/nodes.js';
+
 export { SkillEntry, SkillSourceContribution, SkillsList, SkillsListChanged, SkillsListResult } from './v1/skills.js';
 
 export { CancelRequest, Log, LogLevel, LogParams, Ping, ProgressNotification, Shutdown } from './v1/lifecycle.js';

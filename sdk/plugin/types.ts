@@ -6,7 +6,10 @@ import type {
   CallContext,
   EXEC_RUN_OPERATIONS,
   ExecRunOperation,
+  ChannelActionParams,
+  ChannelActionResult,
   LogLevel,
+  NodeInvokeParams,
   SandboxPrepareParams,
   SandboxPrepareResult,
   SkillsListResult,
@@ -96,6 +99,33 @@ export interface SkillSourceDefinition {
   list(ctx: HandlerContext): Promise<SkillsListResult> | SkillsListResult;
 }
 
+/** One message action to perform, as the kernel sent it (checked against the channel's declared actions). @since 1 */
+export type ChannelRequest = z.output<typeof ChannelActionParams>;
+
+/**
+ * A message channel: its id, the subset of the kernel's closed action vocabulary it supports,
+ * and the handler that performs one action. Answer `status: 'unknown'` whenever the action may
+ * have reached its destination; `failed` only when it certainly did not.
+ * @since 1
+ */
+export interface ChannelDefinition {
+  id: string;
+  actions: string[];
+  description?: string;
+  handle(request: ChannelRequest, ctx: HandlerContext): Promise<ChannelActionResult> | ChannelActionResult;
+}
+
+/** One node command: the params the model sent, the calling session, and a signal. @since 1 */
+export type NodeCommandHandler = (params: Record<string, unknown>, ctx: HandlerContext & { request: z.output<typeof NodeInvokeParams> }) => unknown;
+
+/** A paired device: its id and the commands it runs (the keys of `commands`). @since 1 */
+export interface NodeDefinition {
+  id: string;
+  name?: string;
+  platform?: string;
+  commands: Record<string, NodeCommandHandler>;
+}
+
 /** Everything a plugin declares. @since 1 */
 export interface PluginDefinition {
   id: string;
@@ -106,6 +136,10 @@ export interface PluginDefinition {
   hooks?: PluginHooks;
   sandboxBackends?: SandboxBackendDefinition[];
   skillSources?: SkillSourceDefinition[];
+  /** Message channels (declared at the handshake; `activate` may still fill this list from settings). */
+  channels?: ChannelDefinition[];
+  /** Paired devices (declared at the handshake; `activate` may still fill this list from settings). */
+  nodes?: NodeDefinition[];
   /** Runs during the handshake, before the plugin answers (open resources here). */
   activate?(ctx: { settings: Record<string, unknown>; log: PluginLogger }): void | Promise<void>;
   /** Runs on `$/shutdown` before the plugin answers. */

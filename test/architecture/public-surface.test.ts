@@ -16,9 +16,10 @@ const SURFACES: Record<string, string[]> = {
     'pluginToolsFromManifests',
     'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError', 'KernelUsageError', 'KERNEL_CALL_CODES',
     'toOpenAITools', 'toAnthropicTools', 'toGeminiTools', 'ProviderToolError',
+    'createSystemTool', 'configFileHash', 'SYSTEM_TOOL_NAME', 'configJsonSchema',
   ],
   'pincer/sdk (sdk/index.ts)': [
-    'CancelledError', 'DEFAULT_MAX_READ_BYTES', 'HostFsBridge', 'PathGuard', 'PluginError', 'PolicyInputError', 'SandboxError',
+    'CancelledError', 'NodeError', 'DEFAULT_MAX_READ_BYTES', 'HostFsBridge', 'PathGuard', 'PluginError', 'PolicyInputError', 'SandboxError',
     'SandboxPathGuard', 'ShellWorkspace', 'WorkspaceError', 'applyEmbeddedAttemptToolsAllow', 'attachToolAllowlistIntersection',
     'bindPlugin', 'buildDockerCreateParams', 'buildPluginToolGroups', 'buildSandboxContainerName', 'computeSandboxConfigHash',
     'createRuntimeToolMatcher', 'createToolPolicyMatcher', 'definePlugin', 'defineTool', 'defineWorkspaceBackend', 'expandPluginGroups',
