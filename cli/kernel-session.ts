@@ -7,13 +7,15 @@ import { discoverConfig, loadDiscoveredConfig, type ConfigSource } from './confi
 import { err, type CliContext } from './context.js';
 import { CliError, toCliError } from './errors.js';
 import { startProgress } from './format/progress.js';
-import type { Kernel, PluginStatus, RunContext, ToolSet } from './kernel.js';
+import type { Kernel, PincerConfig, PluginStatus, RunContext, ToolSet } from './kernel.js';
 import { createStderrLogger } from './logger.js';
 import { checkWorkspace, resolveWorkspaceFlag } from './workspace-guard.js';
 
 export interface KernelSession {
   kernel: Kernel;
   source: ConfigSource;
+  /** The config the kernel runs (as loaded, plus any bundled plugin the command asked for). */
+  config: PincerConfig;
   /** The `--workspace` directory (canonical), when the operator gave one. */
   workspace?: string;
 }
@@ -27,6 +29,8 @@ export interface OpenOptions {
   command?: string;
   /** Log level for kernel and plugin logs on stderr; `$PINCER_LOG` overrides. */
   logLevel?: 'error' | 'warn' | 'info' | 'debug';
+  /** Bundled plugins the command needs, added when the config has no entry with that id. */
+  withBundled?: readonly string[];
 }
 
 /** Runs `fn` with a started kernel and always stops it, even when `fn` throws. */
@@ -45,7 +49,10 @@ export async function openKernel(ctx: CliContext, options: OpenOptions): Promise
   const source = discoverConfig(ctx, options.configFlag);
   // Agents without a configured workspace work in `--workspace`, else where pincer runs.
   const base = workspace ?? ctx.cwd;
-  const config = await loadDiscoveredConfig(ctx, api, source, base);
+  const loaded = await loadDiscoveredConfig(ctx, api, source, base);
+  const plugins = (loaded.plugins ?? []) as Array<{ id: string }>;
+  const missing = (options.withBundled ?? []).filter((id) => !plugins.some((p) => p.id === id));
+  const config = missing.length ? { ...loaded, plugins: [...plugins, ...missing.map((id) => api.bundledPluginConfig(id, { workspace: base }))] } : loaded;
   const logger = createStderrLogger(ctx, options.logLevel ?? 'warn');
   let kernel: Kernel;
   try {
@@ -67,7 +74,7 @@ export async function openKernel(ctx: CliContext, options: OpenOptions): Promise
     clearInterval(poll);
     progress.done();
   }
-  return { kernel, source, workspace };
+  return { kernel, source, config, workspace };
 }
 
 export function describeStart(plugins: PluginStatus[]): string {

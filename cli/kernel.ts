@@ -7,6 +7,7 @@
  * real module to `KernelApi`, so the compiler checks that the kernel satisfies this view (drift in
  * the kernel breaks the build here, not at run time), and test fakes need implement only it.
  */
+import type { SandboxAdmin } from '../kernel/index.js';
 
 export interface ConfigIssue {
   path: string;
@@ -86,6 +87,8 @@ export interface Kernel {
   stop(): Promise<void>;
   assembleTools(run: RunContext): ToolSet;
   plugins(): PluginStatus[];
+  /** A sandbox backend's operator method, answered by the plugin that serves the backend. */
+  sandboxAdmin: SandboxAdmin;
   on(event: 'toolsChanged', listener: () => void): () => void;
 }
 
@@ -93,6 +96,8 @@ export interface Kernel {
 export interface KernelApi {
   loadConfig(path: string | undefined, opts: { cwd: string }): Promise<PincerConfig>;
   defaultConfig(opts: { cwd: string }): PincerConfig;
+  /** The entry of a plugin this package ships but does not enable by default. */
+  bundledPluginConfig(id: string, opts: { workspace: string }): { id: string; module?: string };
   checkConfig(raw: unknown): { ok: boolean; issues: ConfigIssue[] };
   createKernel(config: PincerConfig, opts?: { logger?: (record: LogRecordLike) => void; cwd?: string; configPath?: string }): Kernel;
 }
@@ -112,6 +117,7 @@ export async function loadKernelApi(): Promise<KernelApi> {
   const api: KernelApi = {
     loadConfig: (path, opts) => kernel.loadConfig(path, opts) as Promise<PincerConfig>,
     defaultConfig: (opts) => kernel.defaultConfig(opts) as PincerConfig,
+    bundledPluginConfig: (id, opts) => kernel.bundledPluginConfig(id, opts),
     checkConfig: (raw) => kernel.checkConfig(raw),
     createKernel: (config, opts) => kernel.createKernel(config as Parameters<typeof kernel.createKernel>[0], opts),
   };

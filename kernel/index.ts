@@ -10,6 +10,8 @@
  */
 export { createKernel } from './kernel.js';
 export type { Kernel, KernelOptions } from './kernel.js';
+export type { SandboxAdmin, SandboxAdminRequest } from './workspace/sandbox-admin.js';
+export type { SandboxAdminOperation, SandboxAdminResult, SandboxListing, SandboxCheckStep } from '../protocol/index.js';
 export type { ToolSet, ToolDescriptor, ExecuteOptions } from './assembly/tool-set.js';
 export type { ToolsChangedEvent } from './assembly/tools-changed.js';
 export type { RunToolExplanation, UnavailableToolExplanation, CallsBlocked } from './assembly/run-explain.js';
@@ -23,7 +25,7 @@ export type { CallResult, OkCallResult, FailedCallResult, CallOutcome, CallCode,
 
 // Config
 export { loadConfig, discoverConfigPath, DEFAULT_CONFIG_FILE } from './config/load.js';
-export { defaultConfig, BUNDLED_PLUGINS } from './config/defaults.js';
+export { defaultConfig, bundledPluginConfig, BUNDLED_PLUGINS } from './config/defaults.js';
 export { checkConfig, parseConfig, loadConfigFile } from './config/validate.js';
 export { lintPolicyConfig, pluginToolsFromManifests } from './config/lint.js';
 export type { PolicyLintOptions } from './config/lint.js';

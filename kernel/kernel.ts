@@ -22,6 +22,7 @@ import { ToolListTracker, type ToolsChangedEvent } from './assembly/tools-change
 import { KernelUsageError } from './assembly/usage-error.js';
 import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
 import { WorkspaceRouter } from './workspace/router.js';
+import { createSandboxAdmin, type SandboxAdmin } from './workspace/sandbox-admin.js';
 import { FamilyTools, isFamilyTool } from './families/family-tools.js';
 
 export interface KernelOptions {
@@ -43,6 +44,12 @@ export interface Kernel {
   /** A run's tools. Throws `KernelUsageError` before `start()` resolved and after `stop()`. */
   assembleTools(run?: RunContext): ToolSet;
   plugins(): PluginStatus[];
+  /**
+   * An operator method of a sandbox backend (`list`, `recreate`, `prune`, `check`, `imageBuild`),
+   * sent to the plugin that serves it. Fails with CAPABILITY_NOT_SUPPORTED when that plugin
+   * does not declare the method.
+   */
+  sandboxAdmin: SandboxAdmin;
   /** Fired when a plugin's contributed tools change (never for a no-op, never while stopping). */
   on(event: 'toolsChanged', listener: (change: ToolsChangedEvent) => void): () => void;
   /** Typed `tool.*` events; never raw params or output. */
@@ -74,6 +81,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   // No plugin may start from where an agent can write (its workspace, a sandbox mount).
   const host = createPluginHost({ plugins: config.plugins ?? [], logger: log, workspaceRoots: workspaceRootsOf(config, cwd), sharesSurface: sharesSurfaceOf(config) });
   const router = new WorkspaceRouter(host);
+  const sandboxAdmin = createSandboxAdmin(host, config, cwd);
   const surfaces = new SurfaceCache(host, (config.plugins ?? []).map((plugin) => plugin.id));
   const families = new FamilyTools(host, config);
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath });
@@ -184,6 +192,11 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     },
     assembleTools,
     plugins: () => host.status(),
+    sandboxAdmin: (op, request) => {
+      assertUsable();
+      if (lifecycle !== 'started') throw new KernelUsageError('KERNEL_NOT_STARTED', 'sandboxAdmin() before start() resolved; await kernel.start() first');
+      return sandboxAdmin(op, request);
+    },
     on: (_event, listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -137,6 +137,8 @@ export {
   SandboxStat,
   SandboxWrite,
 } from './v1/sandbox.js';
+export { SANDBOX_ADMIN_METHODS, SandboxAdminAgent, SandboxCheckStep, SandboxListing, RecreateTargetSchema, adminCapability } from './v1/sandbox-admin.js';
+export type { SandboxAdminOperation, SandboxAdminParams, SandboxAdminResult } from './v1/sandbox-admin.js';
 
 export {
   ChannelAction, ChannelActionParams, ChannelActionResult, ChannelActions, ChannelContribution, ChannelId, ChannelOutcome, MessageSource,

@@ -17,6 +17,7 @@ export type {
   PluginDefinition,
   PluginHooks,
   PluginLogger,
+  SandboxAdminHandlers,
   SandboxBackendDefinition,
   SandboxOperations,
   SkillSourceDefinition,

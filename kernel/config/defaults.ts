@@ -50,6 +50,27 @@ export function bundledPluginConfigs(options: { workspace?: string } = {}): NonN
   });
 }
 
+/** Where the engine client looks for a non-default engine. */
+const INHERITED_BY: Readonly<Record<string, readonly string[]>> = { 'sandbox-docker': ['DOCKER_HOST', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY'] };
+
+/**
+ * The entry for a plugin shipped in this package but not enabled by default (e.g.
+ * `sandbox-docker`), for commands that need it when the config has none.
+ */
+export function bundledPluginConfig(id: string, options: { workspace?: string } = {}): NonNullable<PincerConfig['plugins']>[number] {
+  const root = packageRoot();
+  const manifest = bundledManifest(root, id);
+  const inheritEnv = INHERITED_BY[id];
+  const dev = options.workspace !== undefined && isOwnCheckoutInside(root, options.workspace);
+  return {
+    id,
+    module: bundledModule(root, id),
+    ...(manifest ? { manifest, lazy: true } : {}),
+    ...(inheritEnv ? { inheritEnv: [...inheritEnv] } : {}),
+    ...(dev ? { allowInsideWorkspace: true } : {}),
+  };
+}
+
 export function defaultConfig(options: { cwd?: string } = {}): PincerConfig {
   const workspace = options.cwd ?? process.cwd();
   return {

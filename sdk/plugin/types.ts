@@ -1,5 +1,8 @@
 import type { z } from 'zod';
 import type {
+  SANDBOX_ADMIN_METHODS,
+  SandboxAdminOperation,
+  SandboxAdminResult,
   AfterToolCallEvent,
   BeforeToolCallEvent,
   BeforeToolCallResult,
@@ -84,9 +87,17 @@ export type SandboxOperations = {
   [K in ExecRunOperation]?: (params: RunParams<K> & { session: string }, ctx: HandlerContext) => Promise<RunResult<K>> | RunResult<K>;
 };
 
+type AdminParams<K extends SandboxAdminOperation> = z.output<(typeof SANDBOX_ADMIN_METHODS)[K]['params']>;
+
+/** Operator methods a backend may serve (`pincer sandbox list | recreate | prune | check | image build`); each one defined is declared. @since 1 */
+export type SandboxAdminHandlers = {
+  [K in SandboxAdminOperation]?: (params: AdminParams<K>, ctx: HandlerContext) => Promise<SandboxAdminResult<K>> | SandboxAdminResult<K>;
+};
+
 /** @since 1 */
 export interface SandboxBackendDefinition {
   id: string;
+  admin?: SandboxAdminHandlers;
   prepare(params: SandboxPrepareParams, ctx: HandlerContext): Promise<SandboxPrepareResult> | SandboxPrepareResult;
   release?(session: string, ctx: HandlerContext): Promise<void> | void;
   operations: SandboxOperations;

@@ -6,6 +6,7 @@ import {
   HookBeforeToolCall,
   ProtocolErrorCodes,
   EXEC_RUN_OPERATIONS,
+  SANDBOX_ADMIN_METHODS,
   SANDBOX_METHODS,
   SANDBOX_RUN_METHODS,
   SandboxPrepare,
@@ -120,6 +121,20 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
     dispose();
     return out;
   });
+  for (const [op, descriptor] of Object.entries(SANDBOX_ADMIN_METHODS)) {
+    conn.onRequest(descriptor.type as any, async (raw: unknown, token: Parameters<typeof signalFor>[0]) => {
+      const { ctx, dispose } = ctxFor(token);
+      const out = await guarded(ctx.signal, undefined, async () => {
+        const params = descriptor.params.parse(raw);
+        const backend = backends.get(params.backendId);
+        const handler = backend?.admin?.[op as keyof typeof SANDBOX_ADMIN_METHODS] as ((p: unknown, c: HandlerContext) => unknown) | undefined;
+        if (!handler) throw new ResponseError(ProtocolErrorCodes.CapabilityMissing, `no sandbox backend "${params.backendId}" serving ${descriptor.method} in this plugin`);
+        return (await handler(params, ctx)) ?? null;
+      });
+      dispose();
+      return out;
+    });
+  }
   const operations = [
     ...(Object.keys(SANDBOX_METHODS) as WorkspaceOperation[]).map((op) => [op, SANDBOX_METHODS[op], WORKSPACE_OPERATIONS[op].params] as const),
     ...(Object.keys(SANDBOX_RUN_METHODS) as ExecRunOperation[]).map((op) => [op, SANDBOX_RUN_METHODS[op], EXEC_RUN_OPERATIONS[op].params] as const),

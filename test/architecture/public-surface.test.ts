@@ -11,7 +11,7 @@ const SURFACES: Record<string, string[]> = {
   'pincer (kernel/index.ts)': [
     'BUNDLED_PLUGINS', 'CallPathError', 'ConfigError', 'DEFAULT_CONFIG_FILE', 'KernelError', 'PincerConfigSchema', 'applyPolicyPipeline',
     'buildBlockedToolResult', 'buildPolicySteps', 'checkConfig', 'createDiagnosticsEmitter', 'createKernel', 'createPluginHost',
-    'createPolicyEngine', 'createToolGate', 'createToolLoopDetector', 'defaultConfig', 'discoverConfigPath', 'formatAuditLines',
+    'createPolicyEngine', 'createToolGate', 'createToolLoopDetector', 'bundledPluginConfig', 'defaultConfig', 'discoverConfigPath', 'formatAuditLines',
     'isCallPathError', 'isKernelError', 'isSessionSandboxed', 'lintPolicyConfig', 'loadConfig', 'loadConfigFile', 'normalizeToolSchema', 'parseConfig',
     'pluginToolsFromManifests',
     'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError', 'KernelUsageError', 'KERNEL_CALL_CODES',
@@ -42,7 +42,7 @@ const KERNEL_TYPES = [
   'LoopDetectorKind', 'OkCallResult', 'OpenAIChatTool', 'OpenAIFunction', 'OpenAIResponsesTool', 'OpenAIToolOptions', 'PincerConfig',
   'PluginAvailability', 'PluginHost', 'PluginLifecycleState', 'PluginStatus', 'PolicyEngine', 'PolicyLayerId', 'PolicyLintOptions',
   'PolicyRemoval', 'PolicyResult', 'PolicyStep', 'ProviderToolErrorCode', 'ProviderToolInput', 'RunContext', 'RunSender',
-  'RunToolExplanation', 'RunTrigger', 'SandboxConfig', 'SandboxMode', 'SystemTool', 'SystemToolOptions', 'ToolContent', 'ToolDescriptor', 'ToolExecuteContext',
+  'RunToolExplanation', 'RunTrigger', 'SandboxAdmin', 'SandboxAdminOperation', 'SandboxAdminRequest', 'SandboxAdminResult', 'SandboxCheckStep', 'SandboxConfig', 'SandboxListing', 'SandboxMode', 'SystemTool', 'SystemToolOptions', 'ToolContent', 'ToolDescriptor', 'ToolExecuteContext',
   'ToolExecutionBlockedEvent', 'ToolExecutionCompletedEvent', 'ToolExecutionErrorEvent', 'ToolExecutionEventBase',
   'ToolExecutionRejectedEvent', 'ToolExecutionStartedEvent', 'ToolExplanation', 'ToolGate', 'ToolGateOptions', 'ToolLoopDetectedEvent',
   'ToolLoopDetectionConfig', 'ToolLoopDetector', 'ToolResult', 'ToolSet', 'ToolsChangedEvent', 'TrustedPolicyDecision',
