@@ -8,7 +8,7 @@ import { err, type CliContext } from './context.js';
 import { CliError, toCliError } from './errors.js';
 import { startProgress } from './format/progress.js';
 import type { Kernel, PluginStatus, RunContext, ToolSet } from './kernel.js';
-import { createStderrLogger } from './logger.js';
+import { createStderrLogger, type LogRecord } from './logger.js';
 import { checkWorkspace, resolveWorkspaceFlag } from './workspace-guard.js';
 
 export interface KernelSession {
@@ -27,6 +27,8 @@ export interface OpenOptions {
   command?: string;
   /** Log level for kernel and plugin logs on stderr; `$PINCER_LOG` overrides. */
   logLevel?: 'error' | 'warn' | 'info' | 'debug';
+  /** The command prints the run's policy warnings in its report, so the log does not repeat them. */
+  reportsPolicyWarnings?: boolean;
 }
 
 /** Runs `fn` with a started kernel and always stops it, even when `fn` throws. */
@@ -46,7 +48,10 @@ export async function openKernel(ctx: CliContext, options: OpenOptions): Promise
   // Agents without a configured workspace work in `--workspace`, else where pincer runs.
   const base = workspace ?? ctx.cwd;
   const config = await loadDiscoveredConfig(ctx, api, source, base);
-  const logger = createStderrLogger(ctx, options.logLevel ?? 'warn');
+  const stderrLogger = createStderrLogger(ctx, options.logLevel ?? 'warn');
+  const logger = options.reportsPolicyWarnings
+    ? (record: LogRecord) => (record.source === 'policy' && record.level === 'warn' ? undefined : stderrLogger(record))
+    : stderrLogger;
   let kernel: Kernel;
   try {
     kernel = api.createKernel(config, { logger, cwd: base, configPath: 'path' in source ? resolve(ctx.cwd, source.path) : undefined });

@@ -92,6 +92,8 @@ export interface KernelApi {
   loadConfig(path: string | undefined, opts: { cwd: string }): Promise<PincerConfig>;
   defaultConfig(opts: { cwd: string }): PincerConfig;
   checkConfig(raw: unknown): { ok: boolean; issues: ConfigIssue[] };
+  /** Policy entries of a loaded config that match nothing, judged with the tools its plugins' manifests declare. */
+  policyWarnings(config: PincerConfig): ConfigIssue[];
   createKernel(config: PincerConfig, opts?: { logger?: (record: LogRecordLike) => void; cwd?: string; configPath?: string }): Kernel;
 }
 
@@ -111,6 +113,10 @@ export async function loadKernelApi(): Promise<KernelApi> {
     loadConfig: (path, opts) => kernel.loadConfig(path, opts) as Promise<PincerConfig>,
     defaultConfig: (opts) => kernel.defaultConfig(opts) as PincerConfig,
     checkConfig: (raw) => kernel.checkConfig(raw),
+    policyWarnings: (config) => {
+      const typed = config as Parameters<typeof kernel.lintPolicyConfig>[0];
+      return kernel.lintPolicyConfig(typed, { pluginTools: kernel.pluginToolsFromManifests(typed) });
+    },
     createKernel: (config, opts) => kernel.createKernel(config as Parameters<typeof kernel.createKernel>[0], opts),
   };
   return api;

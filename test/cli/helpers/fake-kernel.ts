@@ -98,6 +98,7 @@ export function fakeApi(kernel: FakeKernel, overrides: Partial<KernelApi> = {}):
     loadConfig: async () => ({}),
     defaultConfig: () => ({}),
     checkConfig: () => ({ ok: true, issues: [] }),
+    policyWarnings: () => [],
     createKernel: () => kernel,
     ...overrides,
   };
