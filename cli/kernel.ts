@@ -71,6 +71,8 @@ export interface PluginStatus {
   /** The host's name for `version`; the CLI reads either. */
   pluginVersion?: string;
   protocolVersion?: string | number;
+  /** Spawn to handshake answer of the last successful start (ms). */
+  startMs?: number;
   restarts: number;
   lastError?: PluginLastError;
   tools: number;

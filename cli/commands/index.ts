@@ -2,6 +2,7 @@
 import type { Command } from '../context.js';
 import { callCommand } from './call.js';
 import { configCommand } from './config.js';
+import { doctorCommand } from './doctor.js';
 import { explainCommand } from './explain.js';
 import { initCommand } from './init.js';
 import { pluginsCommand } from './plugins.js';
@@ -9,7 +10,7 @@ import { sandboxCommand } from './sandbox.js';
 import { serveCommand } from './serve.js';
 import { toolsCommand } from './tools.js';
 
-export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, sandboxCommand, serveCommand];
+export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, doctorCommand, sandboxCommand, serveCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);
