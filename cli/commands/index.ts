@@ -5,12 +5,13 @@ import { configCommand } from './config.js';
 import { doctorCommand } from './doctor.js';
 import { explainCommand } from './explain.js';
 import { initCommand } from './init.js';
+import { pluginCommand } from './plugin.js';
 import { pluginsCommand } from './plugins.js';
 import { sandboxCommand } from './sandbox.js';
 import { serveCommand } from './serve.js';
 import { toolsCommand } from './tools.js';
 
-export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, doctorCommand, sandboxCommand, serveCommand];
+export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, pluginCommand, configCommand, doctorCommand, sandboxCommand, serveCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);
