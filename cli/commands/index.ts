@@ -7,11 +7,12 @@ import { explainCommand } from './explain.js';
 import { initCommand } from './init.js';
 import { pluginCommand } from './plugin.js';
 import { pluginsCommand } from './plugins.js';
+import { policyCommand } from './policy.js';
 import { sandboxCommand } from './sandbox.js';
 import { serveCommand } from './serve.js';
 import { toolsCommand } from './tools.js';
 
-export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, pluginCommand, configCommand, doctorCommand, sandboxCommand, serveCommand];
+export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, pluginCommand, configCommand, policyCommand, doctorCommand, sandboxCommand, serveCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

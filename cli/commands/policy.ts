@@ -1,0 +1,155 @@
+/** `pincer policy diff OLD NEW` and `pincer policy test EXPECT.json`: review policy like code. */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseJsonWithComments } from '../../kernel/config/jsonc.js';
+import { COMMON_OPTIONS, expectPositionals, parseFlags } from '../args.js';
+import { discoverConfig } from '../config-source.js';
+import { out, outJson, type CliContext, type Command } from '../context.js';
+import { CliError, usageError } from '../errors.js';
+import { changed, diffShape, type ShapeDiff } from '../policy/diff.js';
+import { ExpectationsSchema, labelOf, runOf, type Expectations, type RunExpectation } from '../policy/expectations.js';
+import { runShapes, unionShapes } from '../policy/shapes.js';
+import { describeRemoval, openPolicyKernel, type PolicyKernel } from '../policy/snapshot.js';
+
+export const policyCommand: Command = {
+  name: 'policy',
+  summary: 'Review policy changes: diff two configs, test expected tool tables',
+  help: `Usage: pincer policy diff OLD.json NEW.json [--json]
+       pincer policy test EXPECT.json [--config F] [--json]
+
+diff   For every run shape either config names (each agent's main session, a
+       sandboxed session under sandbox mode non-main, each group and its
+       senders, each sender and provider with rules), the tools NEW gains and
+       loses against OLD, each with the layer and config key that cause it.
+       Exit status 0 (a difference is the answer, not a failure).
+
+test   Checks the tool tables an operator expects. EXPECT.json:
+         { "config": "pincer.config.json",
+           "runs": [ { "agent": "main", "mustHave": ["read"], "mustNotHave": ["exec"] },
+                     { "agent": "main", "group": "team", "sender": "@guest", "mustNotHave": ["write"] } ] }
+       A run takes agent, session, group, sender (as --sender: an id, @name
+       or +E164), provider and model; "config" is relative to EXPECT.json, and
+       --config overrides it. Exit status 1 when any run differs.
+
+Both start a kernel per config (plugins that are not lazy really start), and
+work with comments in the files.
+
+Options:
+  -c, --config F   (test) the config to check, instead of the file's "config"
+      --json       machine-readable output`,
+
+  async run(ctx, argv) {
+    const { values, positionals } = parseFlags('policy', argv, COMMON_OPTIONS);
+    const [sub, ...files] = positionals;
+    if (sub === 'diff') {
+      if (values.config) throw usageError("'pincer policy diff' takes the two configs as OLD NEW, not --config", 'policy');
+      expectPositionals('policy diff', files, 2, 2, 'two config files: OLD NEW');
+      return policyDiff(ctx, resolve(ctx.cwd, files[0]!), resolve(ctx.cwd, files[1]!), values.json);
+    }
+    if (sub === 'test') {
+      expectPositionals('policy test', files, 1, 1, 'an expectations file');
+      return policyTest(ctx, resolve(ctx.cwd, files[0]!), values.config, values.json);
+    }
+    throw usageError(sub === undefined ? "'pincer policy' needs a subcommand: diff or test" : `unknown subcommand '${sub}' for 'pincer policy' (known: diff, test)`, 'policy');
+  },
+};
+
+async function withPolicyKernel<T>(ctx: CliContext, file: string, fn: (kernel: PolicyKernel) => T | Promise<T>): Promise<T> {
+  const kernel = await openPolicyKernel(ctx, await ctx.kernelApi(), file);
+  try {
+    return await fn(kernel);
+  } finally {
+    await kernel.stop().catch(() => undefined);
+  }
+}
+
+async function policyDiff(ctx: CliContext, oldFile: string, newFile: string, json?: boolean): Promise<number> {
+  const diffs = await withPolicyKernel(ctx, oldFile, (before) =>
+    withPolicyKernel(ctx, newFile, (now) => {
+      const shapes = unionShapes(runShapes(before.config), runShapes(now.config));
+      return shapes.map((shape) => diffShape(shape, before.assemble(shape.run), now.assemble(shape.run)));
+    }),
+  );
+  const differing = diffs.filter(changed);
+  if (json) {
+    outJson(ctx, { old: oldFile, new: newFile, shapes: diffs, changed: differing.length });
+    return 0;
+  }
+  out(ctx, formatDiff(ctx, oldFile, newFile, diffs, differing));
+  return 0;
+}
+
+function formatDiff(ctx: CliContext, oldFile: string, newFile: string, diffs: ShapeDiff[], differing: ShapeDiff[]): string {
+  const c = ctx.colors;
+  const lines = [`Policy diff: ${oldFile} → ${newFile}`];
+  for (const d of differing) {
+    lines.push('', c.bold(d.label));
+    if (d.error && d.error.old !== d.error.new) lines.push(`  ${c.yellow('!')} ${d.error.new ? `NEW refuses this run: ${d.error.new}` : `OLD refused this run: ${d.error.old}`}`);
+    const width = Math.max(0, ...[...d.gained, ...d.lost].map((t) => t.tool.length));
+    for (const t of d.gained) lines.push(`  ${c.green('+')} ${t.tool.padEnd(width)}  ${t.cause}`);
+    for (const t of d.lost) lines.push(`  ${c.red('-')} ${t.tool.padEnd(width)}  ${t.cause}`);
+  }
+  const same = diffs.filter((d) => !changed(d)).map((d) => d.label);
+  if (same.length) lines.push('', c.dim(`Unchanged: ${same.join('; ')}`));
+  const gained = differing.reduce((n, d) => n + d.gained.length, 0);
+  const lost = differing.reduce((n, d) => n + d.lost.length, 0);
+  lines.push('', differing.length ? `${gained} gained, ${lost} lost across ${differing.length} of ${diffs.length} run shapes.` : `No run shape changes (${diffs.length} compared).`);
+  return lines.join('\n');
+}
+
+interface Failure { tool: string; expected: 'present' | 'absent'; reason: string }
+interface RunReport { label: string; run: ReturnType<typeof runOf>; ok: boolean; failures: Failure[] }
+
+function readExpectations(file: string): Expectations {
+  let raw: unknown;
+  try {
+    raw = parseJsonWithComments(readFileSync(file, 'utf8'));
+  } catch (cause) {
+    throw new CliError('CONFIG', `cannot read expectations ${file}: ${(cause as Error).message}`, { cause });
+  }
+  const parsed = ExpectationsSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || '(root)', message: i.message }));
+  throw new CliError('CONFIG', `expectations ${file} are invalid (${issues.length} problem${issues.length === 1 ? '' : 's'})`, {
+    data: { issues },
+    hint: issues.map((i) => `  ${i.path}: ${i.message}`).join('\n'),
+  });
+}
+
+function judge(kernel: PolicyKernel, expectation: RunExpectation): RunReport {
+  const run = runOf(expectation);
+  const failures: Failure[] = [];
+  for (const tool of expectation.mustHave) {
+    const e = kernel.explain(run, tool);
+    if ('error' in e) failures.push({ tool, expected: 'present', reason: `the run is refused: ${e.error}` });
+    else if (!e.present) {
+      const reason = 'removal' in e ? `removed by ${describeRemoval(e.removal)}` : 'unavailable' in e ? `its plugin ${e.plugin.id} is ${e.plugin.state}` : 'no enabled plugin serves it';
+      failures.push({ tool, expected: 'present', reason });
+    }
+  }
+  for (const tool of expectation.mustNotHave) {
+    const e = kernel.explain(run, tool);
+    if ('error' in e) failures.push({ tool, expected: 'absent', reason: `the run is refused: ${e.error}` });
+    else if (e.present) failures.push({ tool, expected: 'absent', reason: `present: every layer admits it (${e.layersPassed.join(', ') || 'none applies'})` });
+  }
+  return { label: labelOf(expectation), run, ok: failures.length === 0, failures };
+}
+
+async function policyTest(ctx: CliContext, file: string, configFlag: string | undefined, json?: boolean): Promise<number> {
+  const expectations = readExpectations(file);
+  const source = configFlag ? discoverConfig(ctx, configFlag) : expectations.config ? { kind: 'flag' as const, path: resolve(dirname(file), expectations.config) } : discoverConfig(ctx, undefined);
+  if (source.kind === 'default') throw usageError(`${file} names no "config", and no --config, $PINCER_CONFIG or ./pincer.config.json was found`, 'policy');
+  const reports = await withPolicyKernel(ctx, source.path, (kernel) => expectations.runs.map((e) => judge(kernel, e)));
+  const failed = reports.filter((r) => !r.ok);
+  if (json) outJson(ctx, { ok: failed.length === 0, config: source.path, runs: reports });
+  else {
+    const c = ctx.colors;
+    for (const r of reports) {
+      out(ctx, `${r.ok ? c.green('✓') : c.red('✗')} ${r.label}`);
+      for (const f of r.failures) out(ctx, `    ${f.tool}: expected ${f.expected}; ${f.reason}`);
+    }
+    out(ctx, failed.length ? `${failed.length} of ${reports.length} runs differ from ${file}.` : `All ${reports.length} runs match ${file}.`);
+  }
+  if (failed.length) throw new CliError('EXPECTATION_FAILED', `${failed.length} run(s) differ from the expectations`, { reported: true, data: { runs: failed } });
+  return 0;
+}
