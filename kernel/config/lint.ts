@@ -10,7 +10,6 @@
 import { foldToolName, normalizeToolPolicyName } from '../../sdk/policy/index.js';
 import { loadManifest, manifestPath } from '../host/manifest.js';
 import { PluginConfigSchema } from '../host/config.js';
-import { screenTools } from '../host/tool-screen.js';
 import { isKnownEntry, sanitizeAuditField, suggestEntry, type PolicyVocabulary } from '../policy/index.js';
 import type { ConfigIssue } from './errors.js';
 import type { PincerConfig } from './schema.js';
@@ -76,9 +75,7 @@ export function pluginToolsFromManifests(config: PincerConfig): Record<string, s
     const file = parsed.success ? manifestPath(parsed.data) : undefined;
     if (!parsed.success || !file) continue;
     try {
-      // The manifest's tools come back unchecked; keep those the host would accept from it.
-      const { rawTools } = loadManifest(parsed.data, file);
-      tools[raw.id] = screenTools(rawTools, { pluginId: raw.id, callMs: Number.MAX_SAFE_INTEGER }).tools.map((tool) => tool.name);
+      tools[raw.id] = loadManifest(parsed.data, file).contributes.tools.map((tool) => tool.name);
     } catch {
       // An unreadable manifest is the host's error to report; here the plugin just stays unknown.
     }

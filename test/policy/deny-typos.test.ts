@@ -1,4 +1,3 @@
-import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { bundledPluginConfigs } from '../../kernel/config/defaults.js';
 import { lintPolicyConfig, pluginToolsFromManifests } from '../../kernel/config/lint.js';
@@ -63,7 +62,7 @@ describe('a deny entry that matches no known tool, group or plugin', () => {
 
   it('warns through the kernel at assembly, in every tool set, and reaches the log once', async () => {
     const logged: string[] = [];
-    const kernel = createKernel({ plugins: bundledPluginConfigs(), tools: { profile: 'coding', deny: ['exce'] } }, { logger: (r) => r.level === 'warn' && logged.push(r.message), cwd: tmpdir() });
+    const kernel = createKernel({ plugins: bundledPluginConfigs(), tools: { profile: 'coding', deny: ['exce'] } }, { logger: (r) => r.level === 'warn' && logged.push(r.message) });
     await kernel.start();
     try {
       const first = kernel.assembleTools();

@@ -1,4 +1,3 @@
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundledPluginConfigs } from '../../kernel/config/defaults.js';
@@ -17,7 +16,7 @@ function hostWith(tools: { name: string; pluginId: string }[]): PluginHost {
 
 describe('a plugin-id entry', () => {
   it('removes every tool the plugin serves, its core-named ones included (real plugin processes)', async () => {
-    const kernel = createKernel({ plugins: [...bundledPluginConfigs(), { id: 'echo', module: echo }], tools: { deny: ['fs', 'echo'] } }, { logger: () => undefined, cwd: tmpdir() });
+    const kernel = createKernel({ plugins: [...bundledPluginConfigs(), { id: 'echo', module: echo }], tools: { deny: ['fs', 'echo'] } }, { logger: () => undefined });
     await kernel.start();
     try {
       const toolSet = kernel.assembleTools();
