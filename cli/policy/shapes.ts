@@ -45,9 +45,10 @@ export function runShapes(raw: PincerConfig): RunShape[] {
   return shapes;
 }
 
-/** Both configs' shapes, each label once, in first-seen order. */
+/** Both configs' shapes, each label once, agent by agent in first-seen order. */
 export function unionShapes(...lists: RunShape[][]): RunShape[] {
   const byLabel = new Map<string, RunShape>();
   for (const shape of lists.flat()) if (!byLabel.has(shape.label)) byLabel.set(shape.label, shape);
-  return [...byLabel.values()];
+  const agents = [...new Set([...byLabel.values()].map((s) => s.run.agentId))];
+  return [...byLabel.values()].sort((a, b) => agents.indexOf(a.run.agentId) - agents.indexOf(b.run.agentId));
 }
