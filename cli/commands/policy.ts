@@ -118,19 +118,23 @@ function readExpectations(file: string): Expectations {
 
 function judge(kernel: PolicyKernel, expectation: RunExpectation): RunReport {
   const run = runOf(expectation);
+  const set = kernel.toolSet(run);
+  if ('error' in set) {
+    const refused = (expected: Failure['expected']) => (tool: string): Failure => ({ tool, expected, reason: `the run is refused: ${set.error}` });
+    const failures = [...expectation.mustHave.map(refused('present')), ...expectation.mustNotHave.map(refused('absent'))];
+    return { label: labelOf(expectation), run, ok: false, failures };
+  }
   const failures: Failure[] = [];
   for (const tool of expectation.mustHave) {
-    const e = kernel.explain(run, tool);
-    if ('error' in e) failures.push({ tool, expected: 'present', reason: `the run is refused: ${e.error}` });
-    else if (!e.present) {
+    const e = set.explain(tool);
+    if (!e.present) {
       const reason = 'removal' in e ? `removed by ${describeRemoval(e.removal)}` : 'unavailable' in e ? `its plugin ${e.plugin.id} is ${e.plugin.state}` : 'no enabled plugin serves it';
       failures.push({ tool, expected: 'present', reason });
     }
   }
   for (const tool of expectation.mustNotHave) {
-    const e = kernel.explain(run, tool);
-    if ('error' in e) failures.push({ tool, expected: 'absent', reason: `the run is refused: ${e.error}` });
-    else if (e.present) failures.push({ tool, expected: 'absent', reason: `present: every layer admits it (${e.layersPassed.join(', ') || 'none applies'})` });
+    const e = set.explain(tool);
+    if (e.present) failures.push({ tool, expected: 'absent', reason: `present: every layer admits it (${e.layersPassed.join(', ') || 'none applies'})` });
   }
   return { label: labelOf(expectation), run, ok: failures.length === 0, failures };
 }

@@ -3,14 +3,28 @@
  * real directory inside the workspace, and each skill a folder with a SKILL.md that opens with
  * frontmatter naming it and saying what it does.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { line, type DoctorLine } from './types.js';
 
 const CANDIDATES = ['skills', '.agents/skills'];
 
+/** The first 64 KiB of a regular file; a FIFO or device (an agent can make one) is never opened. */
+function head(file: string): string | undefined {
+  // Non-blocking open, then the type of what was opened: a FIFO swapped in after a check cannot hang us.
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buffer = Buffer.alloc(64 * 1024);
+    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function frontmatterProblem(file: string): string | undefined {
-  const text = readFileSync(file, 'utf8').slice(0, 64 * 1024);
+  const text = head(file);
+  if (text === undefined) return 'is not a regular file';
   const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
   if (!match) return 'has no frontmatter (a --- block at the top)';
   const missing = ['name', 'description'].filter((key) => !new RegExp(`^${key}\\s*:\\s*\\S`, 'm').test(match[1]!));
@@ -41,7 +55,16 @@ function checkDir(workspace: string, dir: string): DoctorLine[] {
   return [line('skills', subject, 'ok', `${path}: ${count} skill(s)`), ...problems];
 }
 
+function checkDirSafely(workspace: string, dir: string): DoctorLine[] {
+  try {
+    if (!statSync(join(workspace, dir)).isDirectory()) return [line('skills', dir, 'warn', `${join(workspace, dir)} is not a folder`, 'remove it or make it the skills folder')];
+    return checkDir(workspace, dir);
+  } catch (error) {
+    return [line('skills', dir, 'warn', `cannot read ${join(workspace, dir)}: ${(error as Error).message}`, 'check its permissions')];
+  }
+}
+
 export function checkSkillDirs(workspaces: readonly string[]): DoctorLine[] {
-  const lines = [...new Set(workspaces)].flatMap((workspace) => CANDIDATES.filter((dir) => existsSync(join(workspace, dir))).flatMap((dir) => checkDir(workspace, dir)));
+  const lines = [...new Set(workspaces)].flatMap((workspace) => CANDIDATES.filter((dir) => existsSync(join(workspace, dir))).flatMap((dir) => checkDirSafely(workspace, dir)));
   return lines.length ? lines : [line('skills', 'directories', 'skip', `no skills/ or .agents/skills/ in ${workspaces.join(', ') || 'any workspace'}`)];
 }

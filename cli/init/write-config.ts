@@ -4,7 +4,7 @@
  * that appeared meanwhile is not replaced) or, with --force, renamed over the old file, which is
  * kept as `<file>.bak`.
  */
-import { copyFileSync, existsSync, linkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, linkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CliError } from '../errors.js';
 
@@ -36,10 +36,16 @@ export async function writeStarterConfig(file: string, text: string, force: bool
       return {};
     }
     const backup = existsSync(file) ? `${file}.bak` : undefined;
-    if (backup) copyFileSync(file, backup);
+    // Copied beside it, then renamed over <file>.bak: a .bak that is a symlink is replaced, never written through.
+    if (backup) {
+      const copy = `${temp}.bak`;
+      copyFileSync(file, copy, constants.COPYFILE_EXCL);
+      renameSync(copy, backup);
+    }
     renameSync(temp, file);
     return { backup };
   } finally {
     rmSync(temp, { force: true });
+    rmSync(`${temp}.bak`, { force: true });
   }
 }

@@ -21,8 +21,9 @@ export interface ShapeOutcome {
 export interface PolicyKernel {
   file: string;
   config: PincerConfig;
+  /** The run's tool set, or why the kernel refuses the run. */
+  toolSet(run: RunContext): ToolSet | { error: string };
   assemble(run: RunContext): ShapeOutcome;
-  explain(run: RunContext, tool: string): ReturnType<ToolSet['explain']> | { error: string };
   stop(): Promise<void>;
 }
 
@@ -55,6 +56,7 @@ export async function openPolicyKernel(ctx: CliContext, api: KernelApi, file: st
   return {
     file,
     config,
+    toolSet,
     assemble(run) {
       const set = toolSet(run);
       if ('error' in set) return { tools: new Set(), removed: new Map(), pluginOf: new Map(), error: set.error };
@@ -63,10 +65,6 @@ export async function openPolicyKernel(ctx: CliContext, api: KernelApi, file: st
         removed: new Map(set.removed.map((r) => [r.tool, r])),
         pluginOf: new Map(set.tools.map((t) => [t.name, t.pluginId])),
       };
-    },
-    explain(run, tool) {
-      const set = toolSet(run);
-      return 'error' in set ? set : set.explain(tool);
     },
     stop: () => kernel.stop(),
   };

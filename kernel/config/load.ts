@@ -24,9 +24,12 @@ function resolveFrom(base: string, path: string | undefined): string | undefined
   return path === undefined || isAbsolute(path) ? path : resolve(base, path);
 }
 
-/** Whether an argv names a file or folder relative to `base` (`./run.sh`, `audit_plugin.py`). */
+/**
+ * Whether an argv names a file or folder relative to `base` (`./run.sh`, `audit_plugin.py`). A
+ * program without a `/` is looked up on PATH, never in the working directory, so it does not count.
+ */
 function namesRelativePath(argv: readonly string[], base: string): boolean {
-  return argv.some((arg) => arg !== '' && !isAbsolute(arg) && existsSync(resolve(base, arg)));
+  return argv.some((arg, i) => arg !== '' && !isAbsolute(arg) && (i > 0 || arg.includes('/')) && existsSync(resolve(base, arg)));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,9 @@ describe('pincer doctor', () => {
     mkdirSync(join(dir, 'skills/deploy'), { recursive: true });
     writeFileSync(join(dir, 'skills/deploy/SKILL.md'), '---\nname: deploy\ndescription: Ships the build\n---\nSteps.\n');
     mkdirSync(join(dir, 'skills/notes'));
+    // An agent can make a FIFO where a SKILL.md belongs; reading it must not hang the doctor.
+    mkdirSync(join(dir, 'skills/trap'));
+    execFileSync('mkfifo', [join(dir, 'skills/trap/SKILL.md')]);
     const file = await writeConfig(dir, (c) => c.plugins.push({ id: 'echo', module: fixture('echo') }));
     const { code, checks } = await doctor(dir, file);
     expect(code, JSON.stringify(checks, null, 2)).toBe(0);
@@ -40,6 +44,7 @@ describe('pincer doctor', () => {
     expect(find(checks, 'backends', 'sandbox')).toMatchObject({ status: 'skip' });
     expect(find(checks, 'skills', 'skills')).toMatchObject({ status: 'ok', detail: expect.stringContaining('1 skill(s)') });
     expect(find(checks, 'skills', 'skills/notes')).toMatchObject({ status: 'warn', detail: 'has no SKILL.md, so it is not a skill', fix: expect.any(String) });
+    expect(find(checks, 'skills', 'skills/trap')).toMatchObject({ status: 'warn', detail: 'SKILL.md is not a regular file' });
 
     const strict = await doctor(dir, file, '--strict');
     expect(strict.code).toBe(1);

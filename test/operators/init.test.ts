@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,19 @@ describe('pincer init', () => {
     expect(forced.code, forced.stderr).toBe(0);
     expect(readFileSync(`${file}.bak`, 'utf8')).toBe('{ "tools": { "profile": "minimal" } }\n');
     expect(readFileSync(file, 'utf8')).toContain('"profile": "messaging"');
+  });
+
+  it('never writes through a .bak an agent planted as a symbolic link', async () => {
+    const dir = workspace();
+    const outside = join(workspace(), 'bashrc');
+    writeFileSync(outside, 'export SAFE=1\n');
+    writeFileSync(join(dir, 'pincer.config.json'), '{}\n');
+    symlinkSync(outside, join(dir, 'pincer.config.json.bak'));
+    const run = await runCliHere(['init', '--force'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(outside, 'utf8')).toBe('export SAFE=1\n');
+    expect(lstatSync(join(dir, 'pincer.config.json.bak')).isSymbolicLink()).toBe(false);
+    expect(readFileSync(join(dir, 'pincer.config.json.bak'), 'utf8')).toBe('{}\n');
   });
 
   it('asks on a terminal for what the flags leave open, asking again after an answer it cannot use', async () => {
