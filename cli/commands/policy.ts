@@ -1,15 +1,15 @@
 /** `pincer policy diff OLD NEW` and `pincer policy test EXPECT.json`: review policy like code. */
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseJsonWithComments } from '../../kernel/config/jsonc.js';
 import { COMMON_OPTIONS, expectPositionals, parseFlags } from '../args.js';
 import { discoverConfig } from '../config-source.js';
 import { out, outJson, type CliContext, type Command } from '../context.js';
 import { CliError, usageError } from '../errors.js';
-import { changed, diffShape, type ShapeDiff } from '../policy/diff.js';
-import { ExpectationsSchema, labelOf, runOf, type Expectations, type RunExpectation } from '../policy/expectations.js';
+import { formatPolicyDiff } from '../format/policy-diff.js';
+import { changed, diffShape } from '../policy/diff.js';
+import { readExpectations } from '../policy/expectations.js';
+import { judge } from '../policy/judge.js';
 import { runShapes, unionShapes } from '../policy/shapes.js';
-import { describeRemoval, openPolicyKernel, type PolicyKernel } from '../policy/snapshot.js';
+import { openPolicyKernel, type PolicyKernel } from '../policy/snapshot.js';
 
 export const policyCommand: Command = {
   name: 'policy',
@@ -70,73 +70,9 @@ async function policyDiff(ctx: CliContext, oldFile: string, newFile: string, jso
       return shapes.map((shape) => diffShape(shape, before.assemble(shape.run), now.assemble(shape.run)));
     }),
   );
-  const differing = diffs.filter(changed);
-  if (json) {
-    outJson(ctx, { old: oldFile, new: newFile, shapes: diffs, changed: differing.length });
-    return 0;
-  }
-  out(ctx, formatDiff(ctx, oldFile, newFile, diffs, differing));
+  if (json) outJson(ctx, { old: oldFile, new: newFile, shapes: diffs, changed: diffs.filter(changed).length });
+  else out(ctx, formatPolicyDiff(ctx.colors, oldFile, newFile, diffs));
   return 0;
-}
-
-function formatDiff(ctx: CliContext, oldFile: string, newFile: string, diffs: ShapeDiff[], differing: ShapeDiff[]): string {
-  const c = ctx.colors;
-  const lines = [`Policy diff: ${oldFile} → ${newFile}`];
-  for (const d of differing) {
-    lines.push('', c.bold(d.label));
-    if (d.error && d.error.old !== d.error.new) lines.push(`  ${c.yellow('!')} ${d.error.new ? `NEW refuses this run: ${d.error.new}` : `OLD refused this run: ${d.error.old}`}`);
-    const width = Math.max(0, ...[...d.gained, ...d.lost].map((t) => t.tool.length));
-    for (const t of d.gained) lines.push(`  ${c.green('+')} ${t.tool.padEnd(width)}  ${t.cause}`);
-    for (const t of d.lost) lines.push(`  ${c.red('-')} ${t.tool.padEnd(width)}  ${t.cause}`);
-  }
-  const same = diffs.filter((d) => !changed(d)).map((d) => d.label);
-  if (same.length) lines.push('', c.dim(`Unchanged: ${same.join('; ')}`));
-  const gained = differing.reduce((n, d) => n + d.gained.length, 0);
-  const lost = differing.reduce((n, d) => n + d.lost.length, 0);
-  lines.push('', differing.length ? `${gained} gained, ${lost} lost across ${differing.length} of ${diffs.length} run shapes.` : `No run shape changes (${diffs.length} compared).`);
-  return lines.join('\n');
-}
-
-interface Failure { tool: string; expected: 'present' | 'absent'; reason: string }
-interface RunReport { label: string; run: ReturnType<typeof runOf>; ok: boolean; failures: Failure[] }
-
-function readExpectations(file: string): Expectations {
-  let raw: unknown;
-  try {
-    raw = parseJsonWithComments(readFileSync(file, 'utf8'));
-  } catch (cause) {
-    throw new CliError('CONFIG', `cannot read expectations ${file}: ${(cause as Error).message}`, { cause });
-  }
-  const parsed = ExpectationsSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || '(root)', message: i.message }));
-  throw new CliError('CONFIG', `expectations ${file} are invalid (${issues.length} problem${issues.length === 1 ? '' : 's'})`, {
-    data: { issues },
-    hint: issues.map((i) => `  ${i.path}: ${i.message}`).join('\n'),
-  });
-}
-
-function judge(kernel: PolicyKernel, expectation: RunExpectation): RunReport {
-  const run = runOf(expectation);
-  const set = kernel.toolSet(run);
-  if ('error' in set) {
-    const refused = (expected: Failure['expected']) => (tool: string): Failure => ({ tool, expected, reason: `the run is refused: ${set.error}` });
-    const failures = [...expectation.mustHave.map(refused('present')), ...expectation.mustNotHave.map(refused('absent'))];
-    return { label: labelOf(expectation), run, ok: false, failures };
-  }
-  const failures: Failure[] = [];
-  for (const tool of expectation.mustHave) {
-    const e = set.explain(tool);
-    if (!e.present) {
-      const reason = 'removal' in e ? `removed by ${describeRemoval(e.removal)}` : 'unavailable' in e ? `its plugin ${e.plugin.id} is ${e.plugin.state}` : 'no enabled plugin serves it';
-      failures.push({ tool, expected: 'present', reason });
-    }
-  }
-  for (const tool of expectation.mustNotHave) {
-    const e = set.explain(tool);
-    if (e.present) failures.push({ tool, expected: 'absent', reason: `present: every layer admits it (${e.layersPassed.join(', ') || 'none applies'})` });
-  }
-  return { label: labelOf(expectation), run, ok: failures.length === 0, failures };
 }
 
 async function policyTest(ctx: CliContext, file: string, configFlag: string | undefined, json?: boolean): Promise<number> {

@@ -4,9 +4,12 @@
  *   { "config": "pincer.config.json",
  *     "runs": [{ "agent": "main", "group": "team", "mustHave": ["read"], "mustNotHave": ["exec"] }] }
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { RunContext } from '../kernel.js';
+import { parseJsonWithComments } from '../../kernel/config/jsonc.js';
 import { parseSender } from '../args.js';
+import { CliError } from '../errors.js';
+import type { RunContext } from '../kernel.js';
 
 const names = z.array(z.string().trim().min(1, 'a tool name must not be empty'));
 
@@ -48,4 +51,21 @@ export function labelOf(e: RunExpectation): string {
   const parts = [`agent ${e.agent ?? '(default)'}`];
   for (const key of ['session', 'group', 'sender', 'provider', 'model'] as const) if (e[key]) parts.push(`${key} ${e[key]}`);
   return parts.join(' · ');
+}
+
+/** The file, comments allowed; every problem named by its path (`runs[0].mustHave[1]`). */
+export function readExpectations(file: string): Expectations {
+  let raw: unknown;
+  try {
+    raw = parseJsonWithComments(readFileSync(file, 'utf8'));
+  } catch (cause) {
+    throw new CliError('CONFIG', `cannot read expectations ${file}: ${(cause as Error).message}`, { cause });
+  }
+  const parsed = ExpectationsSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || '(root)', message: i.message }));
+  throw new CliError('CONFIG', `expectations ${file} are invalid (${issues.length} problem${issues.length === 1 ? '' : 's'})`, {
+    data: { issues },
+    hint: issues.map((i) => `  ${i.path}: ${i.message}`).join('\n'),
+  });
 }
