@@ -37,9 +37,3 @@ export function packageVersion(): string {
 export function bundledPluginModule(root: string, id: string): string {
   return join(root, 'dist', 'plugins', id, 'src', 'main.js');
 }
-
-/** A bundled plugin's static manifest (lazy start), when it ships one. */
-export function bundledPluginManifest(root: string, id: string): string | undefined {
-  const file = join(root, 'plugins', id, 'pincer-plugin.json');
-  return existsSync(file) ? file : undefined;
-}

@@ -8,7 +8,7 @@ function parts(version: string): number[] {
 }
 
 /** `a >= b` for dotted versions. */
-export function atLeast(actual: string, wanted: string): boolean {
+function atLeast(actual: string, wanted: string): boolean {
   const [a, b] = [parts(actual), parts(wanted)];
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);

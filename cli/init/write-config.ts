@@ -13,7 +13,7 @@ export interface WriteOutcome {
   backup?: string;
 }
 
-export function existsError(file: string): CliError {
+function existsError(file: string): CliError {
   return new CliError('FILE_EXISTS', `${file} already exists; not replacing it`, {
     hint: 'Pass --force to replace it (the old file is kept as a .bak beside it), or --config F to write elsewhere.',
     data: { path: file },

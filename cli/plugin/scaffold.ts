@@ -24,7 +24,7 @@ export interface ScaffoldResult {
 }
 
 /** `acme-tools` → `acme_tools_count_lines`: a tool name (`^[A-Za-z0-9_.-]{1,64}$`) that says whose it is. */
-export function toolNameFor(id: string): string {
+function toolNameFor(id: string): string {
   return `${id.toLowerCase().replace(/[^a-z0-9_]+/g, '_').slice(0, 50)}_count_lines`;
 }
 
