@@ -5,9 +5,9 @@
  * test/operators/reference-docs.test.ts.
  */
 import type { CliErrorCode } from '../../cli/errors.js';
-import type { CallOutcome, ConfigErrorCode, KernelErrorCode, KernelUsageErrorCode } from '../../kernel/index.js';
+import type { CallOutcome, ConfigErrorCode, KernelErrorCode, KernelUsageErrorCode, ProviderToolErrorCode } from '../../kernel/index.js';
 import type { ToolRejectionCode } from '../../kernel/host/tool-screen.js';
-import type { ProtocolErrorCodeName, WorkspaceErrorCode } from '../../protocol/index.js';
+import type { NodeErrorCode, ProtocolErrorCodeName, WorkspaceErrorCode } from '../../protocol/index.js';
 import type { PolicyInputErrorCode, SandboxErrorCode } from '../../sdk/index.js';
 import type { KERNEL_CALL_CODES } from '../../kernel/adapter/call-result.js';
 
@@ -93,6 +93,11 @@ export const KERNEL_USAGE_ERRORS: Catalog<KernelUsageErrorCode> = {
   INVALID_CALL: e('`execute` with a name that is not a string, or options that are not what they claim.', 'Pass a tool name string and plain options.'),
 };
 
+/** `ProviderToolError.code`: a tool the provider adapters (`toOpenAITools`, ...) cannot send (thrown). */
+export const PROVIDER_TOOL_ERRORS: Catalog<ProviderToolErrorCode> = {
+  INVALID_TOOL_NAME: e("A tool's name breaks the provider's function-name rule; renaming it would leave the call unroutable.", 'Rename the tool in its plugin (or leave it out of that provider\'s list).'),
+};
+
 /** `ConfigError.code` (and `pincer config check`). */
 export const CONFIG_ERRORS: Catalog<ConfigErrorCode> = {
   CONFIG_INVALID: e('The config file is not JSON (comments allowed) or fails the schema; `issues` lists each problem with its path.', '`pincer config check FILE` prints every problem; fix each path.'),
@@ -117,6 +122,12 @@ export const WORKSPACE_ERRORS: Catalog<WorkspaceErrorCode> = {
   CONFLICT: e('The file changed since it was read (`expectVersion`), or exists (`createOnly`).', 'Read it again and redo the change.'),
   HARD_LINKED: e('A regular file with more than one hard link, which could reach outside the mount.', 'Replace the link with a copy; docker may allow them with `allowHardLinks`.'),
   SECURITY_VIOLATION: e("The sandbox's settings failed the security validation (a dangerous bind, network, profile...).", '`pincer config check` names the setting and its `dangerouslyAllow...` override.'),
+};
+
+/** `data.detail.node` of a node plugin's ToolFailed answer, and the `nodes` tool's `error.code`. */
+export const NODE_ERRORS: Catalog<NodeErrorCode> = {
+  NODE_DISCONNECTED: e('The device went away (or its plugin stopped) while a command ran; the command may have partly run.', 'Check the node (`nodes` action `device_status`) before running it again.'),
+  NODE_COMMAND_FAILED: e('The node ran the command and it failed; the message is the node\'s.', 'Read the message; fix the command\'s arguments or the device.'),
 };
 
 /** JSON-RPC error codes on the plugin wire (`protocol/v1/errors.ts`). */

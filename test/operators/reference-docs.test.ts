@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CLI_EXIT_CODES } from '../../cli/errors.js';
 import { KERNEL_CALL_CODES } from '../../kernel/adapter/call-result.js';
 import { KERNEL_ERROR_CODES } from '../../kernel/host/errors.js';
-import { ProtocolErrorCodes, WORKSPACE_ERROR_CODES } from '../../protocol/index.js';
+import { NODE_ERROR_CODES, ProtocolErrorCodes, WORKSPACE_ERROR_CODES } from '../../protocol/index.js';
 import { stalePages } from '../../scripts/reference/build.js';
 import * as catalog from '../../scripts/reference/error-catalog.js';
 
@@ -19,6 +19,7 @@ describe('the generated reference', () => {
     expect(sorted(Object.keys(catalog.KERNEL_ERRORS))).toEqual(sorted(KERNEL_ERROR_CODES));
     expect(sorted(Object.keys(catalog.CALL_CODES))).toEqual(sorted(KERNEL_CALL_CODES));
     expect(sorted(Object.keys(catalog.WORKSPACE_ERRORS))).toEqual(sorted(WORKSPACE_ERROR_CODES));
+    expect(sorted(Object.keys(catalog.NODE_ERRORS))).toEqual(sorted(NODE_ERROR_CODES));
     expect(sorted(Object.keys(catalog.PROTOCOL_ERRORS))).toEqual(sorted(Object.keys(ProtocolErrorCodes)));
     expect(sorted(Object.keys(catalog.CLI_ERRORS))).toEqual(sorted(Object.keys(CLI_EXIT_CODES)));
   });
