@@ -26,7 +26,7 @@ function fixFor(backend: BackendCheck, step: CheckStep): string {
 
 export async function checkBackends(config: PincerConfig, cwd: string): Promise<DoctorLine[]> {
   const { backends } = await runSandboxCheck(config, undefined, cwd);
-  if (backends.length === 0) return [line('backends', 'sandbox', 'skip', 'no agent is sandboxed (sandbox mode off) and no backend plugin is configured')];
+  if (backends.length === 0) return [line('backends', 'sandbox', 'skip', 'no agent is sandboxed (sandbox mode off) and no docker or ssh backend plugin is configured')];
   return backends.flatMap((backend) =>
     backend.checks.map((step) => {
       const subject = `${backend.backend} ${step.name}`;
