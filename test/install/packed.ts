@@ -3,11 +3,11 @@
  * prefix, run from folders that have nothing to do with the repository.
  */
 import { execFile, type ExecFileOptions } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 export const REPO = resolve(import.meta.dirname, '../..');
 
@@ -34,7 +34,7 @@ export async function mustRun(file: string, args: string[], options: ExecFileOpt
   return result.stdout;
 }
 
-export const temp = (prefix: string) => mkdtempSync(join(tmpdir(), `pincer-${prefix}-`));
+export const temp = (prefix: string) => tempDir(`pincer-${prefix}-`);
 
 export interface PackedInstall {
   tarball: string;

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rebaseConfigPaths } from '../../kernel/config/load.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const folder = () => mkdtempSync(join(tmpdir(), 'pincer-cmd-cwd-'));
+const folder = () => tempDir('pincer-cmd-cwd-');
 const cwdOf = (base: string, command: string[]) => rebaseConfigPaths({ plugins: [{ id: 'p', command }] }, base).plugins![0]!.cwd;
 
 describe("a command plugin's working directory", () => {

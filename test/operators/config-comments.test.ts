@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stripJsonComments } from '../../kernel/config/jsonc.js';
 import { loadConfigFile } from '../../kernel/config/validate.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 describe('comments in a config file', () => {
   it('loads a config with line and block comments, keeping comment-like text inside strings', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pincer-jsonc-'));
+    const dir = tempDir('pincer-jsonc-');
     const file = join(dir, 'pincer.config.json');
     writeFileSync(file, `{
   // the profile
@@ -28,7 +28,7 @@ describe('comments in a config file', () => {
   });
 
   it('refuses an unterminated block comment with a config error naming the file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pincer-jsonc-'));
+    const dir = tempDir('pincer-jsonc-');
     const file = join(dir, 'broken.json');
     writeFileSync(file, '{ /* never closed \n "tools": {} }');
     await expect(loadConfigFile(file)).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('Unterminated /* comment') });

@@ -1,32 +1,24 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RunnableMarkerError, runnableBlocks } from '../../scripts/docs/runnable-blocks.js';
 import { CLI, REPO, ensureBuilt } from '../cli/helpers/built-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** The README and the guides (the generated reference has no commands to run). */
 const FILES = ['README.md', ...readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const BLOCKS = FILES.flatMap((file) => runnableBlocks(readFileSync(join(REPO, file), 'utf8')).map((block) => ({ file, ...block })));
 
-const made: string[] = [];
-const scratch = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-};
-
 /** A folder holding a `pincer` that runs this checkout's build, as an installed bin would. */
 function pincerOnPath(): string {
-  const bin = scratch('pincer-docs-bin-');
+  const bin = tempDir('pincer-docs-bin-');
   writeFileSync(join(bin, 'pincer'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
   chmodSync(join(bin, 'pincer'), 0o755);
   return bin;
 }
 
 beforeAll(ensureBuilt);
-afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 describe('runnable shell blocks of the README and the guides', () => {
   it('finds blocks to run, each marker followed by a shell block', () => {
@@ -35,7 +27,7 @@ describe('runnable shell blocks of the README and the guides', () => {
   });
 
   it.each(BLOCKS)('$file:$line exits 0 in a fresh workspace', ({ script }) => {
-    const workspace = scratch('pincer-docs-ws-');
+    const workspace = tempDir('pincer-docs-ws-');
     const state = join(workspace, '.state');
     mkdirSync(state);
     const run = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', script], {

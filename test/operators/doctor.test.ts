@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO, ensureBuilt, pincer, writeConfig } from '../cli/helpers/built-cli.js';
 import { HAS_DOCKER, HAS_SSH, SSH_HOST, SSH_HOST_PUB, SSH_KEY, SSH_PORT, SSH_USER } from '../sandbox/services.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const fixture = (name: string) => join(REPO, 'dist/test/fixtures/plugins', `${name}.js`);
 const DOCKER_MODULE = join(REPO, 'dist/plugins/sandbox-docker/src/main.js');
@@ -14,7 +14,7 @@ interface Check { section: string; subject: string; status: string; detail: stri
 
 beforeAll(ensureBuilt);
 
-const workspace = () => mkdtempSync(join(tmpdir(), 'pincer-doctor-'));
+const workspace = () => tempDir('pincer-doctor-');
 
 async function doctor(dir: string, file: string, ...flags: string[]): Promise<{ code: number; checks: Check[]; stdout: string }> {
   const run = await pincer(['doctor', '--json', '--config', file, ...flags], { cwd: dir, timeoutMs: 120_000 });

@@ -1,15 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO, ensureBuilt, pincer, writeConfig } from '../cli/helpers/built-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ECHO = join(REPO, 'dist/test/fixtures/plugins/echo.js');
 
 beforeAll(ensureBuilt);
 
 async function configWith(tools: Record<string, unknown>): Promise<{ dir: string; file: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'pincer-explain-'));
+  const dir = tempDir('pincer-explain-');
   const file = await writeConfig(dir, (config) => {
     config.plugins.push({ id: 'echo', module: ECHO });
     config.tools = tools;
@@ -47,7 +46,7 @@ describe('explain and warnings through the CLI', () => {
 
   it('has config check name each entry that does nothing by its exact path', async () => {
     // Only the bundled plugins, whose manifests list every tool they serve: any unknown name is dead.
-    const dir = mkdtempSync(join(tmpdir(), 'pincer-explain-'));
+    const dir = tempDir('pincer-explain-');
     const file = await writeConfig(dir, (config) => (config.tools = { profile: 'coding', alsoAllow: ['word_count'], deny: ['exce'] }));
     const run = await pincer(['config', 'check', file], { cwd: dir });
     expect(run.code, run.stderr).toBe(0);

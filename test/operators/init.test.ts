@@ -1,5 +1,4 @@
-import { existsSync, lstatSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -7,8 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonWithComments } from '../../kernel/config/jsonc.js';
 import { ensureBuilt, pincer } from '../cli/helpers/built-cli.js';
 import { runCliHere } from './helpers.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const workspace = () => mkdtempSync(join(tmpdir(), 'pincer-init-'));
+const workspace = () => tempDir('pincer-init-');
 
 beforeAll(ensureBuilt);
 

@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO, ensureBuilt, pincer, writeConfig } from '../cli/helpers/built-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 beforeAll(ensureBuilt);
 
-const temp = (prefix: string) => mkdtempSync(join(tmpdir(), `pincer-${prefix}-`));
+const temp = (prefix: string) => tempDir(`pincer-${prefix}-`);
 
 /** A workspace whose config loads the new plugin as `plugin new` printed it, with its tools allowed. */
 async function callThroughKernel(entry: Record<string, unknown>, id: string, tool: string): Promise<{ code: number; stdout: string; stderr: string }> {

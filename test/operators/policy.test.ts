@@ -1,15 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, pincer, writeConfig } from '../cli/helpers/built-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 interface Change { tool: string; cause: string; layer?: string; configKey?: string }
 interface Shape { label: string; gained: Change[]; lost: Change[]; error?: { old?: string; new?: string } }
 
 beforeAll(ensureBuilt);
 
-const dir = mkdtempSync(join(tmpdir(), 'pincer-policy-'));
+const dir = tempDir('pincer-policy-');
 let oldFile: string;
 let newFile: string;
 
