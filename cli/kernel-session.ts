@@ -8,7 +8,7 @@ import { err, type CliContext } from './context.js';
 import { CliError, toCliError } from './errors.js';
 import { startProgress } from './format/progress.js';
 import type { Kernel, PincerConfig, PluginStatus, RunContext, ToolSet } from './kernel.js';
-import { createStderrLogger } from './logger.js';
+import { createStderrLogger, type LogRecord } from './logger.js';
 import { checkWorkspace, resolveWorkspaceFlag } from './workspace-guard.js';
 
 export interface KernelSession {
@@ -31,6 +31,8 @@ export interface OpenOptions {
   logLevel?: 'error' | 'warn' | 'info' | 'debug';
   /** Bundled plugins the command needs, added when the config has no entry with that id. */
   withBundled?: readonly string[];
+  /** The command prints the run's policy warnings in its report, so the log does not repeat them. */
+  reportsPolicyWarnings?: boolean;
 }
 
 /** Runs `fn` with a started kernel and always stops it, even when `fn` throws. */
@@ -53,7 +55,10 @@ export async function openKernel(ctx: CliContext, options: OpenOptions): Promise
   const plugins = (loaded.plugins ?? []) as Array<{ id: string }>;
   const missing = (options.withBundled ?? []).filter((id) => !plugins.some((p) => p.id === id));
   const config = missing.length ? { ...loaded, plugins: [...plugins, ...missing.map((id) => api.bundledPluginConfig(id, { workspace: base }))] } : loaded;
-  const logger = createStderrLogger(ctx, options.logLevel ?? 'warn');
+  const stderrLogger = createStderrLogger(ctx, options.logLevel ?? 'warn');
+  const logger = options.reportsPolicyWarnings
+    ? (record: LogRecord) => (record.source === 'policy' && record.level === 'warn' ? undefined : stderrLogger(record))
+    : stderrLogger;
   let kernel: Kernel;
   try {
     kernel = api.createKernel(config, { logger, cwd: base, configPath: 'path' in source ? resolve(ctx.cwd, source.path) : undefined });

@@ -74,6 +74,8 @@ export interface PluginStatus {
   /** The host's name for `version`; the CLI reads either. */
   pluginVersion?: string;
   protocolVersion?: string | number;
+  /** Spawn to handshake answer of the last successful start (ms). */
+  startMs?: number;
   restarts: number;
   lastError?: PluginLastError;
   tools: number;
@@ -99,6 +101,8 @@ export interface KernelApi {
   /** The entry of a plugin this package ships but does not enable by default. */
   bundledPluginConfig(id: string, opts: { workspace: string }): { id: string; module?: string };
   checkConfig(raw: unknown): { ok: boolean; issues: ConfigIssue[] };
+  /** Policy entries of a loaded config that match nothing, judged with the tools its plugins' manifests declare. */
+  policyWarnings(config: PincerConfig): ConfigIssue[];
   createKernel(config: PincerConfig, opts?: { logger?: (record: LogRecordLike) => void; cwd?: string; configPath?: string }): Kernel;
 }
 
@@ -119,6 +123,10 @@ export async function loadKernelApi(): Promise<KernelApi> {
     defaultConfig: (opts) => kernel.defaultConfig(opts) as PincerConfig,
     bundledPluginConfig: (id, opts) => kernel.bundledPluginConfig(id, opts),
     checkConfig: (raw) => kernel.checkConfig(raw),
+    policyWarnings: (config) => {
+      const typed = config as Parameters<typeof kernel.lintPolicyConfig>[0];
+      return kernel.lintPolicyConfig(typed, { pluginTools: kernel.pluginToolsFromManifests(typed) });
+    },
     createKernel: (config, opts) => kernel.createKernel(config as Parameters<typeof kernel.createKernel>[0], opts),
   };
   return api;

@@ -68,6 +68,8 @@ export class ManagedPlugin {
   lastError: { error: KernelError; at: Date } | undefined;
   protocolVersion: number | undefined;
   pluginVersion: string | undefined;
+  /** Spawn to handshake answer of the last successful start, in milliseconds. */
+  startMs: number | undefined;
 
   constructor(readonly config: PluginConfig, private readonly deps: ManagedPluginDeps) {
     this.crashes = new CrashWindow(deps.restart);
@@ -179,6 +181,7 @@ export class ManagedPlugin {
     const { config, deps } = this;
     this.fatalError = undefined;
     this.setState('starting');
+    const startedAt = performance.now();
     let started: PluginProcess;
     try {
       const cwd = this.startDir();
@@ -212,6 +215,7 @@ export class ManagedPlugin {
       this.tools.replace(result.contributes, rawTools, result.capabilities);
       this.protocolVersion = result.protocolVersion;
       this.pluginVersion = result.plugin.version;
+      this.startMs = Math.round(performance.now() - startedAt);
       this.setState('ready');
     } catch (cause) {
       const error = toKernelError(cause, config.id, 'start');
@@ -339,6 +343,7 @@ export class ManagedPlugin {
       lastError: last ? { code: last.error.code, message: last.error.message, at: last.at.toISOString() } : undefined,
       protocolVersion: this.protocolVersion,
       pluginVersion: this.pluginVersion,
+      ...(this.startMs === undefined ? {} : { startMs: this.startMs }),
       required: this.config.required,
       lazy: this.config.lazy,
       transport: this.config.transport,

@@ -103,6 +103,7 @@ export function fakeApi(kernel: FakeKernel, overrides: Partial<KernelApi> = {}):
     defaultConfig: () => ({}),
     bundledPluginConfig: (id) => ({ id }),
     checkConfig: () => ({ ok: true, issues: [] }),
+    policyWarnings: () => [],
     createKernel: () => kernel,
     ...overrides,
   };
