@@ -102,7 +102,20 @@ export {
   SandboxWrite,
 } from './v1/sandbox.js';
 
-export { SkillEntry, SkillSourceContribution, SkillsList, SkillsListChanged, SkillsListResult } from './v1/skills.js';
+export {
+  SkillEntry,
+  SkillFinding,
+  SkillInstallSpec,
+  SkillManifest,
+  SkillSkip,
+  SkillSourceContribution,
+  SkillsList,
+  SkillsListChanged,
+  SkillsListChangedParams,
+  SkillsListParams,
+  SkillsListResult,
+  SkillsLoadOptions,
+} from './v1/skills.js';
 
 export { CancelRequest, Log, LogLevel, LogParams, ProgressNotification, Shutdown } from './v1/lifecycle.js';
 

@@ -3,6 +3,8 @@ import {
   Log,
   LogParams,
   ProtocolErrorCodes,
+  SkillsListChanged,
+  SkillsListChangedParams,
   ToolsListChanged,
   ToolsListChangedParams,
   WORKSPACE_ERROR_CODES,
@@ -31,6 +33,7 @@ export interface ConnectionHooks {
   logger: HostLogger;
   workspace: () => WorkspaceHandler | undefined;
   onToolsChanged: (tools: ToolContribution[]) => void;
+  onSkillsChanged: (change: SkillsListChangedParams) => void;
   /** Framing errors, oversized messages, stream errors. */
   onTransportError: (error: Error) => void;
   onClose: () => void;
@@ -58,6 +61,11 @@ export function openPluginConnection(transport: MessageTransport, hooks: Connect
     const p = ToolsListChangedParams.safeParse(raw);
     if (p.success) hooks.onToolsChanged(p.data.tools);
     else hooks.logger({ source, level: 'error', message: `ignored an invalid tools/listChanged: ${p.error.message}` });
+  });
+  conn.onNotification(SkillsListChanged.type, (raw) => {
+    const p = SkillsListChangedParams.safeParse(raw);
+    if (p.success) hooks.onSkillsChanged(p.data);
+    else hooks.logger({ source, level: 'error', message: `ignored an invalid skills/listChanged: ${p.error.message}` });
   });
   for (const [op, descriptor] of Object.entries(WORKSPACE_METHODS) as [WorkspaceOperation, (typeof WORKSPACE_METHODS)[WorkspaceOperation]][]) {
     conn.onRequest(descriptor.type as any, async (raw: unknown, token: CancellationToken) => {

@@ -1,5 +1,5 @@
 import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
-import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo } from '../../protocol/index.js';
+import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo, type SkillsListChangedParams } from '../../protocol/index.js';
 import { requestWithDeadline, InflightCalls, type DeadlineOptions } from './call.js';
 import type { PluginConfig, RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
@@ -21,6 +21,8 @@ export interface ManagedPluginDeps {
   workspace: () => WorkspaceHandler | undefined;
   /** State or contributions changed (the host bumps its version, listeners refresh). */
   onChange: () => void;
+  /** A skill source of this plugin announced a new version. */
+  onSkillsChanged: (pluginId: string, change: SkillsListChangedParams) => void;
 }
 
 const EMPTY: Contributions = Object.freeze({ tools: [], sandboxBackends: [], skillSources: [], hooks: [] });
@@ -122,6 +124,9 @@ export class ManagedPlugin {
           if (gen !== this.generation) return;
           this.contributes = { ...this.contributes, tools };
           deps.onChange();
+        },
+        onSkillsChanged: (change) => {
+          if (gen === this.generation) deps.onSkillsChanged(config.id, change);
         },
         onTransportError: (error) => this.onTransportError(gen, error),
         onClose: () => this.onConnectionClosed(gen),

@@ -41,7 +41,7 @@ export function pluginContributions(plugin: PluginDefinition): Contributions {
   return {
     tools: (plugin.tools ?? []).map((t) => toolContribution(t, family)),
     sandboxBackends: (plugin.sandboxBackends ?? []).map((b) => ({ id: b.id, capabilities: Object.keys(b.operations) })),
-    skillSources: (plugin.skillSources ?? []).map((s) => ({ label: s.label, rank: s.rank })),
+    skillSources: (plugin.skillSources ?? []).map((s) => ({ label: s.label, rank: s.rank, scope: s.scope ?? 'global' })),
     hooks,
   };
 }
