@@ -17,6 +17,7 @@ import { SurfaceCache } from './assembly/surface.js';
 import { createToolSet, type ToolSet } from './assembly/tool-set.js';
 import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
 import { WorkspaceRouter } from './workspace/router.js';
+import { createSkillsService, type KernelSkills } from './skills/service.js';
 
 export interface KernelOptions {
   /** Receives host and plugin log records (plugin stdout/stderr lines tagged `plugin:<id>`). */
@@ -41,6 +42,8 @@ export interface Kernel {
   readonly diagnostics: DiagnosticsEmitter;
   /** The plugin host, for hosts that need lower-level control. */
   readonly host: PluginHost;
+  /** Skill sources: `refresh()` after start and before a run; a run's skills are `toolSet.skills`. */
+  readonly skills: KernelSkills;
 }
 
 function callPathLogger(log: HostLogger): CallPathLogger {
@@ -56,9 +59,10 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const logger = callPathLogger(log);
   const cwd = options.cwd ?? process.cwd();
   const host = createPluginHost({ plugins: config.plugins ?? [], logger: log });
-  const router = new WorkspaceRouter(host);
   const surfaces = new SurfaceCache(host, (config.plugins ?? []).map((plugin) => plugin.id));
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath });
+  const skills = createSkillsService({ host, config, resolveRun, cwd, configPath: options.configPath, log });
+  const router = new WorkspaceRouter(host, (placement) => skills.prepareConfig(placement));
   // Policy warnings have their own source, so a door that shows a ToolSet's warnings can leave these log lines out.
   const policy = createPolicyEngine(config, { warn: (message) => log({ level: 'warn', source: 'policy', message }) });
   const diagnostics = createDiagnosticsEmitter((error) => logger.warn(`diagnostics listener failed: ${String(error)}`));
@@ -81,6 +85,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
       warnings: result.warnings,
       effectiveAllowlist: result.effectiveAllowlist,
       logger,
+      skills: (execute) => skills.forToolSet(run, execute),
       createGate: () => {
         const hooks = collectHooks(host, run.enabledPlugins);
         return createToolGate({
@@ -118,6 +123,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
       await host.stop();
       router.reset();
     },
+    skills: skills.api,
     assembleTools,
     plugins: () => host.status(),
     on: (_event, listener) => host.onDidChange(listener),

@@ -9,6 +9,7 @@ import { normalizeToolPolicyName } from '../../sdk/policy/index.js';
 import type { PolicyRemoval, ToolExplanation } from '../policy/index.js';
 import type { CallPathLogger } from '../gate/index.js';
 import type { ResolvedRun } from './run-shape.js';
+import type { ToolSetSkills } from '../skills/service.js';
 
 /** What the model sees of one tool. */
 export interface ToolDescriptor {
@@ -38,6 +39,8 @@ export interface ToolSet {
   readonly run: { agentId: string; sessionKey: string };
   /** The host directory this run's tools work in (served by its sandbox backend). */
   readonly workspace?: string;
+  /** The run's skills: the prompt index, the structured list, and skill commands (through this run's gate). */
+  readonly skills: ToolSetSkills;
 }
 
 export interface ToolSetParts {
@@ -49,6 +52,8 @@ export interface ToolSetParts {
   effectiveAllowlist: readonly string[];
   createGate: () => ToolGate;
   logger?: CallPathLogger;
+  /** Built on first read of `toolSet.skills` (an in-memory snapshot), given this set's `execute`. */
+  skills: (execute: ToolSet['execute']) => ToolSetSkills;
 }
 
 let callCounter = 0;
@@ -65,7 +70,11 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
     }
     return definition;
   };
-  return Object.freeze({
+  let skills: ToolSetSkills | undefined;
+  const toolSet: ToolSet = Object.freeze({
+    get skills(): ToolSetSkills {
+      return (skills ??= parts.skills((name, params, options) => toolSet.execute(name, params, options)));
+    },
     tools: Object.freeze(parts.tools.map((tool) => Object.freeze({ name: tool.name, description: tool.description, inputSchema: tool.parameters, pluginId: tool.pluginId, executionMode: tool.executionMode }))),
     removed: parts.removed,
     explain: parts.explain,
@@ -83,4 +92,5 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
       return adapt(key, tool).execute(params, { signal: options.signal, toolCallId, onProgress: options.onProgress });
     },
   });
+  return toolSet;
 }

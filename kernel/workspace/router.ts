@@ -38,7 +38,15 @@ interface Session {
   /** Backend plugin, resolved on the first workspace request (a call that never touches the workspace needs none). */
   pluginId?: string;
   prepared?: Promise<unknown>;
+  /** The extra prepare config the session was prepared with, and its JSON. */
+  extra?: { value: Record<string, unknown> | undefined; json: string | undefined };
 }
+
+/**
+ * Config added to a session's `sandbox/prepare` beside its placement's (the read-only skill
+ * mounts of a local session). When it changes, the session is prepared again.
+ */
+export type ExtraPrepareConfig = (placement: SessionPlacement) => Record<string, unknown> | undefined;
 
 /** A tool call bound to its session: the handle to put in the call's context, and the unbind. */
 export interface BoundCall {
@@ -70,8 +78,11 @@ export class WorkspaceRouter {
   /** pluginId → handles of the sessions it has been called for. */
   readonly #served = new Map<string, Set<string>>();
 
-  constructor(host: PluginHost) {
+  readonly #extraConfig?: ExtraPrepareConfig;
+
+  constructor(host: PluginHost, extraConfig?: ExtraPrepareConfig) {
     this.#host = host;
+    this.#extraConfig = extraConfig;
     host.setWorkspaceHandler((pluginId, session, method, params, signal) => this.handle(pluginId, session, method, params, signal));
   }
 
@@ -113,6 +124,14 @@ export class WorkspaceRouter {
     const [handle, session] = this.#sessionFor(pluginId, named);
     const { placement } = session;
     const backendPlugin = (session.pluginId ??= resolveBackendPlugin(this.#host.contributions(), placement));
+    const extra = this.#extraConfig?.(placement);
+    // Compared by identity first (the provider returns the same object while nothing changed).
+    if (extra !== session.extra?.value) {
+      const json = extra === undefined ? undefined : JSON.stringify(extra);
+      if (json !== session.extra?.json) session.prepared = undefined;
+      session.extra = { value: extra, json };
+    }
+    const config = extra === undefined ? placement.backendConfig : { ...placement.backendConfig, ...extra };
     session.prepared ??= this.#host
       .invokeBackend(backendPlugin, SandboxPrepare, {
         session: handle,
@@ -120,7 +139,7 @@ export class WorkspaceRouter {
         workspaceDir: placement.workspaceDir,
         readOnly: placement.readOnly,
         protectedPaths: placement.protectedPaths ? [...placement.protectedPaths] : undefined,
-        config: placement.backendConfig,
+        config,
       })
       .catch((error: unknown) => {
         // A failed prepare is retried by the next request instead of being cached forever.
