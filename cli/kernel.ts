@@ -40,7 +40,8 @@ export interface ToolDefinition {
 }
 
 export type { PolicyRemoval, ToolExplanation } from '../kernel/index.js';
-import type { PolicyRemoval, ToolExplanation, ToolResult } from '../kernel/index.js';
+import type { PolicyRemoval, RunSkills, ToolExplanation, ToolResult } from '../kernel/index.js';
+export type { RunSkill, RunSkills, SkillExclusion } from '../kernel/index.js';
 
 export interface ToolSet {
   readonly tools: readonly ToolDefinition[];
@@ -54,6 +55,15 @@ export interface ToolSet {
   readonly run?: { agentId: string; sessionKey: string };
   /** The host directory the run's tools work in. */
   readonly workspace?: string;
+  /** The run's skills (absent in fakes without skills). */
+  readonly skills?: RunSkills;
+}
+
+/** `kernel.skills`, as `pincer skills` and `pincer serve` use it. */
+export interface KernelSkillsView {
+  refresh(run?: RunContext): Promise<void>;
+  forRun(run?: RunContext): RunSkills;
+  onChange(listener: () => void): () => void;
 }
 
 export type PluginState = 'lazy' | 'starting' | 'ready' | 'restarting' | 'stopping' | 'failed' | 'stopped';
@@ -80,6 +90,7 @@ export interface Kernel {
   assembleTools(run: RunContext): ToolSet;
   plugins(): PluginStatus[];
   on(event: 'toolsChanged', listener: () => void): () => void;
+  readonly skills?: KernelSkillsView;
 }
 
 /** The kernel's public functions the CLI uses. */

@@ -12,6 +12,12 @@ export type { Kernel, KernelOptions } from './kernel.js';
 export type { ToolSet, ToolDescriptor, ExecuteOptions } from './assembly/tool-set.js';
 export { RunContextError } from './assembly/errors.js';
 
+// Skills
+export { SkillCommandError } from './skills/errors.js';
+export type { SkillCommandErrorCode } from './skills/errors.js';
+export type { KernelSkills, ToolSetSkills } from './skills/service.js';
+export type { RunSkills, RunSkill, SkillExclusion, SkillCollision } from './skills/types.js';
+
 // Config
 export { loadConfig, discoverConfigPath, DEFAULT_CONFIG_FILE } from './config/load.js';
 export { defaultConfig, BUNDLED_PLUGINS } from './config/defaults.js';

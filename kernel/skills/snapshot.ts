@@ -76,7 +76,7 @@ export class SkillSnapshots {
     const mounts: SkillMount[] = [];
     const taken = new Set<string>();
     const ctx = { agentId: run.agentId, allowlist: this.#allowlist(run.agentId), config: this.config, env: this.env, platform: this.platform };
-    for (const skill of merged.skills) {
+    for (const skill of [...merged.skills].sort((a, b) => a.name.localeCompare(b.name, 'en'))) {
       const reasons = ineligibility(skill, ctx);
       if (reasons.length > 0) {
         excluded.push({ name: skill.name, source: skill.source, path: skill.dir, reason: 'ineligible', detail: reasons.join('; ') });

@@ -8,7 +8,7 @@ const SURFACES: Record<string, string[]> = {
     'createPolicyEngine', 'createToolGate', 'createToolLoopDetector', 'defaultConfig', 'discoverConfigPath', 'formatAuditLines',
     'isCallPathError', 'isKernelError', 'isSessionSandboxed', 'lintPolicyConfig', 'loadConfig', 'loadConfigFile', 'normalizeToolSchema', 'parseConfig',
     'pluginToolsFromManifests',
-    'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError',
+    'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError', 'SkillCommandError',
     'toOpenAITools', 'toAnthropicTools', 'toGeminiTools', 'ProviderToolError',
   ],
   'pincer/sdk (sdk/index.ts)': [
