@@ -48,10 +48,11 @@ function dangerousExec(code: string, lines: readonly string[], file: string): Sk
   const direct = new RegExp(String.raw`(?<![\w$.])(${[...functions].join('|')})\s*\(`);
   const member = new RegExp(String.raw`([A-Za-z_$][\w$]*)\s*(?:\.\s*(?:${EXEC_NAME})|\[\s*['"\x60](?:${EXEC_NAME})['"\x60]\s*\])\s*\(`, 'g');
   const bracket = new RegExp(String.raw`(?<![\w$.])\[\s*['"\x60](?:${EXEC_NAME})['"\x60]\s*\]\s*\(`);
+  const required = new RegExp(String.raw`require\s*\(\s*['"\x60](?:node:)?child_process['"\x60]\s*\)\s*(?:\.\s*(?:${EXEC_NAME})|\[\s*['"\x60](?:${EXEC_NAME})['"\x60]\s*\])\s*\(`);
   const findings: SkillFinding[] = [];
   lines.forEach((line, index) => {
     const viaMember = [...line.matchAll(member)].some((m) => modules.has(m[1]));
-    if (direct.test(line) || viaMember || bracket.test(line)) {
+    if (direct.test(line) || viaMember || bracket.test(line) || required.test(line)) {
       findings.push({ ruleId: 'dangerous-exec', severity: 'critical', file, line: index + 1, message: 'Shell command execution detected (child_process)', evidence: evidenceOf(line) });
     }
   });

@@ -31,7 +31,8 @@ export const SKILL_TEXT_RULES: readonly LineRule[] = [
     ruleId: 'secret-exfiltration',
     severity: 'critical',
     message: 'Skill text may send environment variables over the network',
-    pattern: new RegExp(`${ENV_SOURCE}.{0,80}?${NETWORK_SINK}`),
+    // Either order: `printenv | curl …` and `fetch('https://…' + process.env.KEY)`.
+    pattern: new RegExp(`${ENV_SOURCE}.{0,80}?${NETWORK_SINK}|${NETWORK_SINK}.{0,80}?${ENV_SOURCE}`),
   },
   {
     ruleId: 'destructive-delete',
