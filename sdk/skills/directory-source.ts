@@ -62,6 +62,8 @@ export function createDirectorySkillSource(options: DirectorySourceOptions): Dir
     rescans += 1;
     state.rescans += 1;
     const roots = options.roots(state.params);
+    // Watch first, scan second: a change made while the scan runs is then seen, never lost.
+    await Promise.all(watchRoots(state, roots));
     const loaded = await loadSkillSource(roots, {
       fs,
       limits: resolveSkillLimits(state.params.load?.limits),
@@ -70,7 +72,6 @@ export function createDirectorySkillSource(options: DirectorySourceOptions): Dir
       scanCache,
       path: options.path ?? process.env.PATH,
     });
-    watchRoots(state, roots);
     // Without change notifications every list must rescan, or it could serve a stale list.
     if (state.mode !== 'native') state.dirty = true;
     const previous = state.result?.version;
@@ -80,11 +81,12 @@ export function createDirectorySkillSource(options: DirectorySourceOptions): Dir
     if (announce && previous !== undefined && previous !== version) notify?.({ version, ...(state.params.workspaceDir ? { workspaceDir: state.params.workspaceDir } : {}) });
   }
 
-  function watchRoots(state: ListState, roots: readonly SourceRoot[]): void {
+  /** Subscribes the list's roots (existing or not yet); returns when each watcher is ready. */
+  function watchRoots(state: ListState, roots: readonly SourceRoot[]): Promise<void>[] {
     const old = state.leases;
     state.leases = [];
     if (state.params.load?.watch === false) state.mode = 'off';
-    else {
+    else if (state.mode === 'native') {
       const onSignal = (signal: WatchSignal) => changed(state, signal);
       for (const root of roots) {
         const lease = pool.subscribe(root.path, onSignal);
@@ -94,6 +96,7 @@ export function createDirectorySkillSource(options: DirectorySourceOptions): Dir
     }
     // New leases first, then the old ones: a shared watcher stays open across the swap.
     old.forEach((lease) => lease.release());
+    return state.mode === 'native' ? state.leases.map((lease) => lease.ready) : [];
   }
 
   function changed(state: ListState, signal: WatchSignal): void {

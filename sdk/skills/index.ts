@@ -26,5 +26,5 @@ export { checkSkillProposal } from './workshop.js';
 export type { WorkshopVerdict } from './workshop.js';
 export { countingSkillFs, nodeSkillFs } from './skill-fs.js';
 export type { SkillFs } from './skill-fs.js';
-export { WatcherPool, SKILLS_WATCH_DEBOUNCE_MS } from './watch/watcher-pool.js';
+export { WatcherPool, SKILLS_WATCH_DEBOUNCE_MS, chokidarWatchFactory } from './watch/watcher-pool.js';
 export type { WatcherPoolOptions, WatchFactory, NativeWatcher } from './watch/watcher-pool.js';

@@ -20,12 +20,14 @@ const CAPACITY_ERRORS = new Set(['ENOSPC', 'EMFILE', 'ENFILE']);
 export interface NativeWatcher {
   on(event: 'all', listener: (event: string, path: string) => void): unknown;
   on(event: 'error', listener: (error: unknown) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
   close(): Promise<void>;
 }
 
 export type WatchFactory = (path: string, options: { depth: number; ignored: (path: string) => boolean; stabilityMs: number }) => NativeWatcher;
 
-const chokidarFactory: WatchFactory = (path, options) =>
+/** The default factory: chokidar, events once size and mtime are stable. */
+export const chokidarWatchFactory: WatchFactory = (path, options) =>
   chokidarWatch(path, {
     ignoreInitial: true,
     depth: options.depth,
@@ -49,9 +51,13 @@ interface Entry {
   watcher: NativeWatcher;
   listeners: Set<(signal: WatchSignal) => void>;
   timer?: NodeJS.Timeout;
+  /** Settles once the watcher sees changes (chokidar's initial scan is done). */
+  ready: Promise<void>;
 }
 
 export interface WatchLease {
+  /** Settles once changes are seen: scan after it, and nothing written meanwhile is missed. */
+  readonly ready: Promise<void>;
   release(): void;
 }
 
@@ -83,7 +89,7 @@ export class WatcherPool {
   constructor(options: WatcherPoolOptions = {}) {
     this.#debounceMs = options.debounceMs ?? SKILLS_WATCH_DEBOUNCE_MS;
     this.#maxWatchers = options.maxWatchers ?? 64;
-    this.#factory = options.factory ?? chokidarFactory;
+    this.#factory = options.factory ?? chokidarWatchFactory;
     this.#onFallback = options.onFallback;
   }
 
@@ -127,7 +133,7 @@ export class WatcherPool {
     }
     const own = entry;
     own.listeners.add(listener);
-    return { release: () => this.#release(key, own, listener) };
+    return { ready: own.ready, release: () => this.#release(key, own, listener) };
   }
 
   async close(): Promise<void> {
@@ -138,7 +144,9 @@ export class WatcherPool {
 
   #open(key: string, path: string, options: { depth: number; ignored: (path: string) => boolean }): Entry {
     const watcher = this.#factory(path, { ...options, stabilityMs: this.#debounceMs });
-    const entry: Entry = { watcher, listeners: new Set() };
+    let markReady = (): void => undefined;
+    const entry: Entry = { watcher, listeners: new Set(), ready: new Promise<void>((resolve) => (markReady = resolve)) };
+    watcher.on('ready', () => markReady());
     this.#entries.set(key, entry);
     watcher.on('all', () => {
       clearTimeout(entry.timer);
@@ -148,6 +156,7 @@ export class WatcherPool {
     watcher.on('error', (error) => {
       if (!this.#isCapacity(error)) return;
       // This watcher is incomplete now: drop it and let its subscribers rescan from here on.
+      markReady();
       this.#entries.delete(key);
       clearTimeout(entry.timer);
       void watcher.close().catch(() => undefined);
