@@ -1,0 +1,140 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import path, { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SkillCommandError, createKernel, defaultConfig, type Kernel } from '../../kernel/index.js';
+import type { PincerConfig } from '../../kernel/config/schema.js';
+import { TempDirs, skillMd, waitFor, writeTree } from './helpers.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const guard = join(root, 'dist/test/fixtures/plugins/guard-hook.js');
+const text = (r: { content: { type: string; text?: string }[] }) => r.content.map((c) => c.text ?? '').join('');
+const temp = new TempDirs();
+
+/** The embedded default (bundled fs, shell, local backend, skills) with private skill dirs and the guard hook plugin. */
+function configFor(workspace: string, home: string): PincerConfig {
+  const base = defaultConfig({ cwd: workspace });
+  const plugins = (base.plugins ?? []).map((p) => (p.id === 'skills' ? { ...p, settings: { managedDir: join(home, 'managed'), personalDir: join(home, 'personal') } } : p));
+  return {
+    plugins: [...plugins, { id: 'guard', module: guard }],
+    agents: {
+      list: [
+        { id: 'main', default: true, workspace },
+        { id: 'locked', workspace, tools: { deny: ['exec'] } },
+      ],
+    },
+  };
+}
+
+describe('skills through the kernel, with the real skills plugin process', () => {
+  let kernel: Kernel;
+  let ws: string;
+  let home: string;
+  const listCalls: unknown[] = [];
+
+  beforeAll(async () => {
+    ws = temp.make();
+    home = temp.make();
+    writeTree(ws, {
+      'skills/helper/SKILL.md': skillMd('Helps with the helper task', '', 'See scripts/run.sh.'),
+      'skills/runner/SKILL.md': skillMd('Runs a shell command', 'command-dispatch: tool\ncommand-tool: exec\n'),
+      'skills/guarded/SKILL.md': skillMd('Calls a tool a hook blocks', 'command-dispatch: tool\ncommand-tool: danger\n'),
+      '.agents/skills/pincer-explain/SKILL.md': skillMd('The project version, overriding the bundled one'),
+    });
+    writeTree(home, { 'personal/mine/SKILL.md': skillMd('A personal skill') });
+    kernel = createKernel(configFor(ws, home), { cwd: ws, logger: () => undefined });
+    const listSkills = kernel.host.listSkills;
+    kernel.host.listSkills = (...args) => (listCalls.push(args), listSkills(...args));
+    await kernel.start();
+    await kernel.skills.refresh();
+  });
+  afterAll(async () => {
+    await kernel.stop();
+    temp.cleanup();
+  });
+
+  it('lists every source once per workspace, however many agents share it', () => {
+    // Six sources of one plugin, and both agents work in the same workspace.
+    expect(listCalls).toHaveLength(6);
+  });
+
+  it('gives a run its skills by precedence, with locations its tools can read', async () => {
+    const toolSet = kernel.assembleTools();
+    const skills = toolSet.skills;
+    expect(skills.current).toBe(true);
+    expect(skills.skills.map((s) => [s.name, s.source, s.location])).toEqual([
+      ['guarded', 'pincer-workspace', '/workspace/skills/guarded/SKILL.md'],
+      ['helper', 'pincer-workspace', '/workspace/skills/helper/SKILL.md'],
+      ['mine', 'agents-skills-personal', '/skills/agents-skills-personal/mine/SKILL.md'],
+      ['pincer-explain', 'agents-skills-project', '/workspace/.agents/skills/pincer-explain/SKILL.md'],
+      ['pincer-plugin-authoring', 'pincer-bundled', '/skills/pincer-bundled/pincer-plugin-authoring/SKILL.md'],
+      ['pincer-skill-authoring', 'pincer-bundled', '/skills/pincer-bundled/pincer-skill-authoring/SKILL.md'],
+      ['runner', 'pincer-workspace', '/workspace/skills/runner/SKILL.md'],
+    ]);
+    expect(skills.collisions).toEqual([
+      { name: 'pincer-explain', winner: { source: 'agents-skills-project', path: join(ws, '.agents/skills/pincer-explain') }, shadowed: { source: 'pincer-bundled', path: join(root, 'plugins/skills/bundled/pincer-explain') } },
+    ]);
+    expect(skills.prompt).toContain('<location>/workspace/skills/helper/SKILL.md</location>');
+    // The model can read what the index points at: workspace skills and, through read-only mounts, the others.
+    for (const skill of skills.skills) {
+      const result = await toolSet.execute('read', { path: skill.location });
+      expect(result.isError, `${skill.name}: ${text(result)}`).toBeFalsy();
+      expect(text(result)).toContain('description:');
+    }
+    const write = await toolSet.execute('write', { path: '/skills/agents-skills-personal/mine/SKILL.md', content: 'changed' });
+    expect(write.isError).toBe(true);
+    expect(text(write)).toMatch(/READ_ONLY/);
+  });
+
+  it('reads skills for a run without a message or a rescan: the snapshot is reused', async () => {
+    listCalls.length = 0;
+    const first = kernel.assembleTools().skills;
+    for (let i = 0; i < 50; i += 1) expect(kernel.assembleTools().skills.version).toBe(first.version);
+    await kernel.skills.refresh();
+    expect(listCalls).toHaveLength(0);
+  });
+
+  it('follows an edit on disk through the watcher, without a refresh call', async () => {
+    const before = kernel.assembleTools().skills;
+    writeFileSync(join(ws, 'skills/helper/SKILL.md'), skillMd('Helps with the new helper task'));
+    const after = await waitFor(() => {
+      const skills = kernel.assembleTools().skills;
+      return skills.skills.find((s) => s.name === 'helper')?.description === 'Helps with the new helper task' && skills.current ? skills : undefined;
+    }, 'the edited description');
+    expect(after.version).toBeGreaterThan(before.version);
+    expect(after.skills.find((s) => s.name === 'helper')?.version).not.toBe(before.skills.find((s) => s.name === 'helper')?.version);
+  });
+
+  describe('skill commands bound to a tool pass every policy layer and the gate (GHSA-mhm4-93fw-4qr2)', () => {
+    it('runs the tool when the run holds it (the control case)', async () => {
+      const marker = join(ws, 'ran-main');
+      const result = await kernel.assembleTools({ agentId: 'main' }).skills.dispatch('runner', `touch ${marker}`);
+      expect(result.isError).toBeFalsy();
+      expect(existsSync(marker)).toBe(true);
+    });
+
+    it('refuses a command whose tool a policy layer removed, exactly as the model would be refused', async () => {
+      const marker = join(ws, 'ran-locked');
+      const toolSet = kernel.assembleTools({ agentId: 'locked' });
+      expect(toolSet.skills.skills.some((s) => s.name === 'runner')).toBe(true);
+      const viaCommand = await toolSet.skills.dispatch('runner', `touch ${marker}`);
+      const viaModel = await toolSet.execute('exec', { command: `touch ${marker}` });
+      expect(viaCommand.isError).toBe(true);
+      expect(text(viaCommand)).toContain('agents.locked.tools.deny');
+      expect(text(viaCommand)).toBe(text(viaModel));
+      expect(existsSync(marker)).toBe(false);
+    });
+
+    it('lets a before_tool_call hook block a command like any call', async () => {
+      const result = await kernel.assembleTools().skills.dispatch('guarded', 'now');
+      expect(result.details).toMatchObject({ status: 'blocked', reason: 'danger is not allowed here' });
+      expect(text(result)).not.toContain('ran danger');
+    });
+
+    it('names what is wrong with a command that cannot be dispatched', async () => {
+      const skills = kernel.assembleTools().skills;
+      await expect(async () => skills.dispatch('nope', '')).rejects.toMatchObject({ code: 'UNKNOWN_SKILL' });
+      await expect(async () => skills.dispatch('helper', '')).rejects.toBeInstanceOf(SkillCommandError);
+      await expect(async () => skills.dispatch('helper', '')).rejects.toMatchObject({ code: 'NOT_A_TOOL_COMMAND' });
+    });
+  });
+});
