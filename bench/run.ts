@@ -10,6 +10,7 @@ import { runMcpBench } from './mcp.bench.js';
 import { runPolicyBench } from './policy.bench.js';
 import { runReadBench } from './read.bench.js';
 import { runSandboxBench } from './sandbox.bench.js';
+import { runSkillsBench } from './skills.bench.js';
 
 const suites: [string, () => Promise<unknown>][] = [
   ['policy', runPolicyBench],
@@ -20,6 +21,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ['fs-integrity', runFsIntegrityBench],
   ['mcp', runMcpBench],
   ['sandbox', runSandboxBench],
+  ['skills', runSkillsBench],
 ];
 
 const only = process.argv.slice(2);

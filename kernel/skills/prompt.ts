@@ -31,6 +31,9 @@ export interface RenderedIndex {
   warning?: string;
 }
 
+/** One collator: `localeCompare(…, 'en')` builds a new one per comparison. */
+export const byName = new Intl.Collator('en').compare;
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 export const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
@@ -49,29 +52,54 @@ function header(mode: 'full' | 'compact', withDescriptions: boolean): string[] {
   return [INTRO, `When a task matches a skill's ${withDescriptions ? 'name or description' : 'name'}, use the read tool to load the SKILL.md at its location.`, RELATIVE];
 }
 
+const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
+
 /** Whitespace collapsed, cut to at most `max` characters ending in `...`. */
 export function shortenDescription(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  return cut(collapse(text), max);
+}
+
+function cut(flat: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, Math.max(1, max - 3)).trimEnd()}...`;
 }
 
-function renderFull(skills: readonly PromptSkill[]): string {
+/** A skill's lines, escaped once: the budget search renders the same skills many times. */
+interface Prepared {
+  name: string;
+  description: string;
+  location: string;
+  version?: string;
+  /** The description with whitespace collapsed, not yet escaped. */
+  flat: string;
+}
+
+function prepare(s: PromptSkill): Prepared {
+  return {
+    name: `    <name>${escapeXml(s.name)}</name>`,
+    description: `    <description>${escapeXml(s.description)}</description>`,
+    location: `    <location>${escapeXml(s.location)}</location>`,
+    ...(s.version ? { version: `    <version>${escapeXml(s.version)}</version>` } : {}),
+    flat: collapse(s.description),
+  };
+}
+
+function renderFull(skills: readonly Prepared[]): string {
   const lines = [...header('full', true), '', '<available_skills>'];
   for (const s of skills) {
-    lines.push('  <skill>', `    <name>${escapeXml(s.name)}</name>`, `    <description>${escapeXml(s.description)}</description>`, `    <location>${escapeXml(s.location)}</location>`);
-    if (s.version) lines.push(`    <version>${escapeXml(s.version)}</version>`);
+    lines.push('  <skill>', s.name, s.description, s.location);
+    if (s.version) lines.push(s.version);
     lines.push('  </skill>');
   }
   lines.push('</available_skills>');
   return lines.join('\n');
 }
 
-function renderCompact(skills: readonly PromptSkill[], descriptionChars: number): string {
+function renderCompact(skills: readonly Prepared[], descriptionChars: number): string {
   const lines = [...header('compact', descriptionChars > 0), '', '<available_skills>'];
   for (const s of skills) {
-    lines.push('  <skill>', `    <name>${escapeXml(s.name)}</name>`);
-    if (descriptionChars > 0) lines.push(`    <description>${escapeXml(shortenDescription(s.description, descriptionChars))}</description>`);
-    lines.push(`    <location>${escapeXml(s.location)}</location>`, '  </skill>');
+    lines.push('  <skill>', s.name);
+    if (descriptionChars > 0) lines.push(`    <description>${escapeXml(cut(s.flat, descriptionChars))}</description>`);
+    lines.push(s.location, '  </skill>');
   }
   lines.push('</available_skills>');
   return lines.join('\n');
@@ -100,8 +128,8 @@ function largest(lo: number, hi: number, fits: (n: number) => boolean): number {
 export function renderSkillsIndex(input: readonly PromptSkill[], limits: PromptLimits = DEFAULT_PROMPT_LIMITS): RenderedIndex {
   const total = input.length;
   if (total === 0) return { text: '', included: 0, total, format: 'none' };
-  const sorted = [...input].sort((a, b) => a.name.localeCompare(b.name, 'en'));
-  const pool = sorted.slice(0, limits.maxSkills);
+  const sorted = [...input].sort((a, b) => byName(a.name, b.name));
+  const pool = sorted.slice(0, limits.maxSkills).map(prepare);
   const fullWarning = pool.length < total ? warningLine(pool.length, total, undefined) : undefined;
   const full = withWarning(fullWarning, renderFull(pool));
   if (full.length <= limits.maxChars) return { text: full, included: pool.length, total, format: 'full', ...(fullWarning ? { warning: fullWarning } : {}) };

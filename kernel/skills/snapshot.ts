@@ -9,7 +9,7 @@ import type { SkillCatalog } from './catalog.js';
 import { ineligibility } from './eligibility.js';
 import { locateSkill, workdirOf, type SkillMount } from './locations.js';
 import { mergeSkills } from './merge.js';
-import { DEFAULT_PROMPT_LIMITS, PROMPT_FORMAT_VERSION, renderSkillsIndex } from './prompt.js';
+import { DEFAULT_PROMPT_LIMITS, PROMPT_FORMAT_VERSION, byName, renderSkillsIndex } from './prompt.js';
 import type { RunSkill, RunSkills, SkillExclusion } from './types.js';
 import { shouldRefreshSnapshotForVersion } from './versions.js';
 
@@ -76,7 +76,7 @@ export class SkillSnapshots {
     const mounts: SkillMount[] = [];
     const taken = new Set<string>();
     const ctx = { agentId: run.agentId, allowlist: this.#allowlist(run.agentId), config: this.config, env: this.env, platform: this.platform };
-    for (const skill of [...merged.skills].sort((a, b) => a.name.localeCompare(b.name, 'en'))) {
+    for (const skill of [...merged.skills].sort((a, b) => byName(a.name, b.name))) {
       const reasons = ineligibility(skill, ctx);
       if (reasons.length > 0) {
         excluded.push({ name: skill.name, source: skill.source, path: skill.dir, reason: 'ineligible', detail: reasons.join('; ') });

@@ -48,6 +48,18 @@ const info = (file: string, message: string): SkillFinding => ({ ruleId: 'scan-s
 
 async function scanFile(fs: SkillFs, cache: ScanCache, file: { path: string; rel: string; kind: Kind }, maxBytes: number, workshop: boolean): Promise<SkillFinding[]> {
   const { path, rel, kind } = file;
+  const tag = workshop ? 'workshop' : 'skill';
+  let named;
+  try {
+    named = await fs.lstat(path);
+  } catch (error) {
+    return isGone(error) ? [] : [info(rel, `not scanned: ${(error as Error).message}`)];
+  }
+  if (!named.isFile()) return [];
+  if (named.size > maxBytes) return [info(rel, `not scanned: ${named.size} bytes is over the ${maxBytes}-byte scan limit`)];
+  // A cache hit needs one lstat: the same identity (device, inode, size, times) is the same content.
+  const cached = cache.get(`${tag}:${ScanCache.keyOf(path, named)}`);
+  if (cached) return cached;
   let handle;
   try {
     handle = await fs.openNoFollow(path);
@@ -58,13 +70,11 @@ async function scanFile(fs: SkillFs, cache: ScanCache, file: { path: string; rel
     const stat = await handle.stat();
     if (!stat.isFile()) return [];
     if (stat.size > maxBytes) return [info(rel, `not scanned: ${stat.size} bytes is over the ${maxBytes}-byte scan limit`)];
-    const key = `${workshop ? 'workshop' : 'skill'}:${ScanCache.keyOf(path, stat)}`;
-    const cached = cache.get(key);
-    if (cached) return cached;
     const bytes = await readExactly(handle, stat.size);
     if (bytes === null) return [info(rel, 'not scanned: the file grew while it was read')];
     const findings = scanText(kind, bytes.toString('utf8'), rel, workshop);
-    cache.set(key, findings);
+    // Cached under the identity of what was read (the opened file's), not of what was named.
+    cache.set(`${tag}:${ScanCache.keyOf(path, stat)}`, findings);
     return findings;
   } finally {
     await handle.close().catch(() => undefined);
