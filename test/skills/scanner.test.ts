@@ -139,8 +139,8 @@ describe('scanning a skill directory', () => {
     expect(await scanSkillDirectory(dir, { cache, fs })).toEqual(first);
     expect(cache.hits).toBe(2);
     expect(cache.misses).toBe(2);
-    // Identity is checked on the open handle (fstat); no file content is read for a hit.
-    expect(fs.counts.openNoFollow - opensBefore).toBe(2);
+    // A hit is judged from one lstat: the files are not even opened.
+    expect(fs.counts.openNoFollow - opensBefore).toBe(0);
     writeFileSync(join(dir, 'run.js'), 'const ok = 1;');
     utimesSync(join(dir, 'run.js'), new Date(), new Date(Date.now() + 5000));
     expect(await scanSkillDirectory(dir, { cache, fs })).toEqual([]);
