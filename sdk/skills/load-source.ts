@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import { delimiter, join } from 'node:path';
-import { constants } from 'node:fs';
 import type { SkillEntry, SkillSkip } from '../../protocol/index.js';
 import { discoverCandidates } from './discovery/discover.js';
 import type { ContainmentPolicy } from './discovery/containment.js';
@@ -50,7 +49,9 @@ async function missingBins(fs: SkillFs, path: string, bins: readonly string[], a
     if (known === undefined) {
       known = false;
       for (const dir of dirs) {
-        if (await fs.access(join(dir, bin), constants.X_OK).then(() => true, () => false)) {
+        // An executable regular file (a directory is "executable" too, and is not a binary).
+        const stat = await fs.stat(join(dir, bin)).catch(() => undefined);
+        if (stat?.isFile() && (stat.mode & 0o111) !== 0) {
           known = true;
           break;
         }

@@ -12,7 +12,6 @@ export interface SkillFs {
   realpath(path: string): Promise<string>;
   /** Opens read-only and non-blocking (a FIFO cannot stall the scan), refusing a symlink as the last component. */
   openNoFollow(path: string): Promise<FileHandle>;
-  access(path: string, mode: number): Promise<void>;
 }
 
 export const nodeSkillFs: SkillFs = {
@@ -21,12 +20,11 @@ export const nodeSkillFs: SkillFs = {
   stat: (path) => fsp.stat(path),
   realpath: (path) => fsp.realpath(path),
   openNoFollow: (path) => fsp.open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK),
-  access: (path, mode) => fsp.access(path, mode),
 };
 
 /** A wrapper that counts every call by name (for tests and benchmarks). */
 export function countingSkillFs(inner: SkillFs = nodeSkillFs): SkillFs & { counts: Record<keyof SkillFs, number>; total(): number } {
-  const counts = { readdir: 0, lstat: 0, stat: 0, realpath: 0, openNoFollow: 0, access: 0 };
+  const counts = { readdir: 0, lstat: 0, stat: 0, realpath: 0, openNoFollow: 0 };
   const wrapped = Object.fromEntries(
     (Object.keys(counts) as (keyof SkillFs)[]).map((name) => [name, (...args: unknown[]) => ((counts[name] += 1), (inner[name] as (...a: unknown[]) => unknown)(...args))]),
   ) as unknown as SkillFs;

@@ -104,6 +104,21 @@ describe('source rules (scripts a skill ships)', () => {
   });
 });
 
+describe('hostile input to the scanner itself', () => {
+  // Each of these backtracked quadratically before the patterns were bounded (seconds per 20 kB,
+  // minutes for a 256 kB SKILL.md): the test's own timeout is the deadline they must meet.
+  it('scans megabyte-long adversarial lines in linear time', () => {
+    const long = 250_000;
+    expect(scanSkillText(`rm -${'a'.repeat(long)}`, 'SKILL.md')).toEqual([]);
+    expect(scanSkillText(`sk-${'a'.repeat(long)}_`, 'SKILL.md').map((f) => f.ruleId)).toEqual(['literal-secret']);
+    expect(scanSkillText('sk-'.repeat(long / 3), 'SKILL.md')).toEqual([]);
+    expect(scanSkillText(`curl ${'| sudo '.repeat(long / 7)}`, 'SKILL.md')).toEqual([]);
+    expect(scanSource(`require('child_process');\n${'{'.repeat(long)}`, 'a.js')).toEqual([]);
+    expect(scanSource(`require('child_process');\n${'a'.repeat(long)}`, 'a.js')).toEqual([]);
+    expect(scanSource(`const x = "${'\\x4'.repeat(long / 4)}";`, 'a.js')).toEqual([]);
+  }, 20_000);
+});
+
 describe('scanning a skill directory', () => {
   it('scans SKILL.md, shell and JS files, skips hidden dirs and node_modules, and reports files left unscanned', async () => {
     const dir = tree({

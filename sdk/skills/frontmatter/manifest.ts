@@ -9,10 +9,11 @@ import { readBoolean, readList, readString } from './values.js';
 
 export const MANIFEST_KEYS = ['pincer', 'openclaw'] as const;
 
-const BIN = /^[A-Za-z0-9._+-]+$/;
-const ENV = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const CONFIG_PATH = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
-const OS = /^[a-z0-9_-]+$/;
+// A binary's name, never a path (and never `.` or `..`).
+const BIN = /^(?!\.+$)[A-Za-z0-9._+-]{1,128}$/;
+const ENV = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+const CONFIG_PATH = /^[A-Za-z0-9_-]{1,64}(?:\.[A-Za-z0-9_-]{1,64}){0,15}$/;
+const OS = /^[a-z0-9_-]{1,32}$/;
 
 export interface ManifestResult {
   manifest?: SkillManifest;

@@ -17,12 +17,12 @@ const NETWORK_SEND = /\bfetch\s*\(|(?<![\w$])post\s*\(|\.post\s*\(|\bhttps?\.req
 const LINE_RULES: readonly LineRule[] = [
   { ruleId: 'dynamic-code-execution', severity: 'critical', message: 'Dynamic code execution detected', pattern: /(?<![\w$.])eval\s*\(|\bnew\s+Function\s*\(/ },
   { ruleId: 'crypto-mining', severity: 'critical', message: 'Possible crypto-mining reference detected', pattern: /stratum\+tcp|stratum\+ssl|coinhive|cryptonight|xmrig/i },
-  { ruleId: 'obfuscated-code', severity: 'warn', message: 'Hex-encoded string sequence detected (possible obfuscation)', pattern: /(?:\\x[0-9a-fA-F]{2}){6,}/ },
+  { ruleId: 'obfuscated-code', severity: 'warn', message: 'Hex-encoded string sequence detected (possible obfuscation)', pattern: /(?:\\x[0-9a-fA-F]{2}){6}/ },
   {
     ruleId: 'obfuscated-code',
     severity: 'warn',
     message: 'Large base64 payload with decode call detected (possible obfuscation)',
-    pattern: /(?:\batob|\bBuffer\.from)\s*\(\s*['"`][A-Za-z0-9+/=]{200,}['"`]/,
+    pattern: /(?:\batob|\bBuffer\.from)\s*\(\s*['"`][A-Za-z0-9+/=]{200}/,
   },
   LITERAL_SECRET_RULE,
 ];
@@ -32,8 +32,8 @@ function childProcessBindings(code: string): { modules: Set<string>; functions: 
   const modules = new Set(['cp', 'childProcess', 'child_process']);
   const functions = new Set(EXEC_NAMES);
   const from = String.raw`(?:require\s*\(\s*['"\x60](?:node:)?child_process['"\x60]\s*\)|from\s*['"](?:node:)?child_process['"])`;
-  for (const m of code.matchAll(new RegExp(String.raw`(?:const|let|var|import)\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s*(?:=\s*)?${from}`, 'g'))) modules.add(m[1]);
-  for (const m of code.matchAll(new RegExp(String.raw`\{([^}]*)\}\s*(?:=\s*)?${from}`, 'g'))) {
+  for (const m of code.matchAll(new RegExp(String.raw`(?:const|let|var|import)\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]{0,63})\s*(?:=\s*)?${from}`, 'g'))) modules.add(m[1]);
+  for (const m of code.matchAll(new RegExp(String.raw`\{([^{}]{0,400})\}\s*(?:=\s*)?${from}`, 'g'))) {
     for (const part of m[1].split(',')) {
       const alias = part.trim().match(new RegExp(String.raw`^(${EXEC_NAME})\s*(?:as|:)\s*([A-Za-z_$][\w$]*)$`));
       if (alias) functions.add(alias[2]);
@@ -46,7 +46,7 @@ function dangerousExec(code: string, lines: readonly string[], file: string): Sk
   if (!code.includes('child_process')) return [];
   const { modules, functions } = childProcessBindings(code);
   const direct = new RegExp(String.raw`(?<![\w$.])(${[...functions].join('|')})\s*\(`);
-  const member = new RegExp(String.raw`([A-Za-z_$][\w$]*)\s*(?:\.\s*(?:${EXEC_NAME})|\[\s*['"\x60](?:${EXEC_NAME})['"\x60]\s*\])\s*\(`, 'g');
+  const member = new RegExp(String.raw`(?<![\w$])([A-Za-z_$][\w$]{0,63})\s*(?:\.\s*(?:${EXEC_NAME})|\[\s*['"\x60](?:${EXEC_NAME})['"\x60]\s*\])\s*\(`, 'g');
   const bracket = new RegExp(String.raw`(?<![\w$.])\[\s*['"\x60](?:${EXEC_NAME})['"\x60]\s*\]\s*\(`);
   const required = new RegExp(String.raw`require\s*\(\s*['"\x60](?:node:)?child_process['"\x60]\s*\)\s*(?:\.\s*(?:${EXEC_NAME})|\[\s*['"\x60](?:${EXEC_NAME})['"\x60]\s*\])\s*\(`);
   const findings: SkillFinding[] = [];
@@ -60,7 +60,7 @@ function dangerousExec(code: string, lines: readonly string[], file: string): Sk
 }
 
 function suspiciousNetwork(lines: readonly string[], file: string): SkillFinding[] {
-  const pattern = /new\s+WebSocket\s*\(\s*['"`]wss?:\/\/[^'"`/:\s]+:(\d+)/g;
+  const pattern = /new\s+WebSocket\s*\(\s*['"`]wss?:\/\/[^'"`/:\s]{1,255}:(\d{1,5})/g;
   return lines.flatMap((line, index) =>
     [...line.matchAll(pattern)]
       .filter((m) => !STANDARD_PORTS.has(Number(m[1])))

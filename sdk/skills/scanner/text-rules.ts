@@ -25,7 +25,7 @@ export const SKILL_TEXT_RULES: readonly LineRule[] = [
     ruleId: 'shell-pipe-to-shell',
     severity: 'critical',
     message: 'Skill text pipes a download straight into a shell',
-    pattern: /\b(?:curl|wget)\b.{0,120}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z)?sh\b/,
+    pattern: /\b(?:curl|wget)\b.{0,120}?\|[ \t]{0,8}(?:sudo[ \t]+(?:-\S{1,20}[ \t]+){0,5})?(?:ba|z)?sh\b/,
   },
   {
     ruleId: 'secret-exfiltration',
@@ -39,7 +39,7 @@ export const SKILL_TEXT_RULES: readonly LineRule[] = [
     severity: 'warn',
     message: 'Skill text contains a broad destructive delete',
     // `rm -rf` of /, ~, $HOME or . itself (with an optional trailing / or /*), not of a path below them.
-    pattern: /\brm\s+(?:-[a-zA-Z]*(?:rf|fr)[a-zA-Z]*|-[rR]\s+-f|-f\s+-[rR]|--recursive\s+--force|--force\s+--recursive)\s+(?:--no-preserve-root\s+)?(?:\/|~|\$HOME|\$\{HOME\}|\.)\/?\*?(?=\s|$|;|&|\||["'`)])/,
+    pattern: /\brm\s+(?:-[a-zA-Z]{0,8}(?:rf|fr)[a-zA-Z]{0,8}|-[rR]\s+-f|-f\s+-[rR]|--recursive\s+--force|--force\s+--recursive)\s+(?:--no-preserve-root\s+)?(?:\/|~|\$HOME|\$\{HOME\}|\.)\/?\*?(?=\s|$|;|&|\||["'`)])/,
   },
   { ruleId: 'unsafe-permissions', severity: 'warn', message: 'Skill text makes files writable by everyone', pattern: /\bchmod\s+(?:-R\s+)?0?777\b/ },
 ];
