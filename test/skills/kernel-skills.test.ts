@@ -7,15 +7,16 @@ import { TempDirs, skillMd, waitFor, writeTree } from './helpers.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const guard = join(root, 'dist/test/fixtures/plugins/guard-hook.js');
+const teamSkills = join(root, 'dist/test/fixtures/plugins/team-skills.js');
 const text = (r: { content: { type: string; text?: string }[] }) => r.content.map((c) => c.text ?? '').join('');
 const temp = new TempDirs();
 
 /** The embedded default (bundled fs, shell, local backend, skills) with private skill dirs and the guard hook plugin. */
-function configFor(workspace: string, home: string): PincerConfig {
+function configFor(workspace: string, home: string, team: string): PincerConfig {
   const base = defaultConfig({ cwd: workspace });
   const plugins = (base.plugins ?? []).map((p) => (p.id === 'skills' ? { ...p, settings: { managedDir: join(home, 'managed'), personalDir: join(home, 'personal') } } : p));
   return {
-    plugins: [...plugins, { id: 'guard', module: guard }],
+    plugins: [...plugins, { id: 'guard', module: guard }, { id: 'team-skills', module: teamSkills, settings: { dir: team } }],
     agents: {
       list: [
         { id: 'main', default: true, workspace },
@@ -41,7 +42,9 @@ describe('skills through the kernel, with the real skills plugin process', () =>
       '.agents/skills/pincer-explain/SKILL.md': skillMd('The project version, overriding the bundled one'),
     });
     writeTree(home, { 'personal/mine/SKILL.md': skillMd('A personal skill') });
-    kernel = createKernel(configFor(ws, home), { cwd: ws, logger: () => undefined });
+    // Another plugin's skill directory: its `helper` loses to the workspace's, `team-only` is its own.
+    const team = writeTree(temp.make(), { 'helper/SKILL.md': skillMd('The team version'), 'team-only/SKILL.md': skillMd('Only the team has this') });
+    kernel = createKernel(configFor(ws, home, team), { cwd: ws, logger: () => undefined });
     const listSkills = kernel.host.listSkills;
     kernel.host.listSkills = (...args) => (listCalls.push(args), listSkills(...args));
     await kernel.start();
@@ -53,8 +56,8 @@ describe('skills through the kernel, with the real skills plugin process', () =>
   });
 
   it('lists every source once per workspace, however many agents share it', () => {
-    // Six sources of one plugin, and both agents work in the same workspace.
-    expect(listCalls).toHaveLength(6);
+    // Six sources of the skills plugin and one of team-skills; both agents work in the same workspace.
+    expect(listCalls).toHaveLength(7);
   });
 
   it('gives a run its skills by precedence, with locations its tools can read', async () => {
@@ -69,9 +72,11 @@ describe('skills through the kernel, with the real skills plugin process', () =>
       ['pincer-plugin-authoring', 'pincer-bundled', '/skills/pincer-bundled/pincer-plugin-authoring/SKILL.md'],
       ['pincer-skill-authoring', 'pincer-bundled', '/skills/pincer-bundled/pincer-skill-authoring/SKILL.md'],
       ['runner', 'pincer-workspace', '/workspace/skills/runner/SKILL.md'],
+      ['team-only', 'team-skills', '/skills/team-skills/team-only/SKILL.md'],
     ]);
     expect(skills.collisions).toEqual([
       { name: 'pincer-explain', winner: { source: 'agents-skills-project', path: join(ws, '.agents/skills/pincer-explain') }, shadowed: { source: 'pincer-bundled', path: join(root, 'plugins/skills/bundled/pincer-explain') } },
+      { name: 'helper', winner: { source: 'pincer-workspace', path: join(ws, 'skills/helper') }, shadowed: { source: 'team-skills', path: expect.stringMatching(/\/helper$/) } },
     ]);
     expect(skills.prompt).toContain('<location>/workspace/skills/helper/SKILL.md</location>');
     // The model can read what the index points at: workspace skills and, through read-only mounts, the others.
