@@ -73,6 +73,8 @@ export function createSkillsService(deps: SkillsServiceDeps) {
     return snapshot;
   };
 
+  // As the snapshot keys it: a run without a workspace has no workspace skills.
+  const target = (r: ResolvedRun) => ({ plugins: r.enabledPlugins, workspaceDir: r.placement.workspaceDir ?? '' });
   const agents = (): ResolvedRun[] => {
     const ids = (deps.config.agents?.list ?? []).map((agent) => agent.id);
     return (ids.length > 0 ? ids : [undefined]).map((agentId) => deps.resolveRun({ agentId }));
@@ -81,7 +83,7 @@ export function createSkillsService(deps: SkillsServiceDeps) {
   const api: KernelSkills = {
     async refresh(run) {
       const runs = run ? [deps.resolveRun(run)] : agents();
-      await catalog.refresh(runs.map((r) => ({ plugins: r.enabledPlugins, workspaceDir: r.placement.workspaceDir ?? deps.cwd })));
+      await catalog.refresh(runs.map(target));
     },
     forRun: (run = {}) => snapshotOf(deps.resolveRun(run)),
     onChange: (listener) => catalog.onChange(listener),
@@ -92,6 +94,9 @@ export function createSkillsService(deps: SkillsServiceDeps) {
     /** `toolSet.skills` for a resolved run. */
     forToolSet(run: ResolvedRun, execute: Execute): ToolSetSkills {
       const snapshot = snapshotOf(run);
+      // Not current (never listed, failed, or unwatched): list in the background, so the next
+      // run is current even when the host never calls refresh(); this one says it is not.
+      if (!snapshot.current) void catalog.refresh([target(run)]).catch(() => undefined);
       const { mounts: _mounts, ...skills } = snapshot;
       return Object.freeze({ ...skills, dispatch: (name: string, args: string, options?: { signal?: AbortSignal; toolCallId?: string }) => dispatchSkillCommand(snapshot.skills, execute, name, args, options) });
     },

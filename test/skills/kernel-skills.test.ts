@@ -143,3 +143,27 @@ describe('skills through the kernel, with the real skills plugin process', () =>
     });
   });
 });
+
+describe('a host that never calls kernel.skills.refresh()', () => {
+  it('gets a first run that says its skills are not current, and current ones soon after', async () => {
+    const ws = writeTree(temp.make(), { 'skills/late/SKILL.md': skillMd('Listed in the background') });
+    const home = temp.make();
+    const config = defaultConfig({ cwd: ws });
+    config.plugins = config.plugins!.map((p) => (p.id === 'skills' ? { ...p, settings: { managedDir: join(home, 'm'), personalDir: join(home, 'p') } } : p));
+    const kernel = createKernel(config, { cwd: ws, logger: () => undefined });
+    await kernel.start();
+    try {
+      const first = kernel.assembleTools().skills;
+      expect(first.current).toBe(false);
+      expect(first.warnings[0]).toMatch(/has not been listed yet; call kernel.skills.refresh\(\)/);
+      const later = await waitFor(() => {
+        const skills = kernel.assembleTools().skills;
+        return skills.current ? skills : undefined;
+      }, 'a current snapshot');
+      expect(later.skills.map((s) => s.name)).toContain('late');
+    } finally {
+      await kernel.stop();
+      temp.cleanup();
+    }
+  });
+});
