@@ -11,7 +11,7 @@ export {
 } from './plugin-api.js';
 export type {
   PluginManifestFile, BindOptions, PluginRuntime, HandlerContext, HookDefinition, PluginDefinition, PluginHooks, PluginLogger,
-  SandboxBackendDefinition, SandboxOperations, SkillSourceDefinition, ToolContext, ToolDefinition, ToolReturn,
+  SandboxBackendDefinition, SandboxOperations, SkillSourceChange, SkillSourceDefinition, ToolContext, ToolDefinition, ToolReturn,
 } from './plugin-api.js';
 
 export {

@@ -14,6 +14,7 @@ export type {
   PluginLogger,
   SandboxBackendDefinition,
   SandboxOperations,
+  SkillSourceChange,
   SkillSourceDefinition,
   ToolContext,
   ToolDefinition,

@@ -90,7 +90,7 @@ export class SkillCatalog {
       const name = `skill source "${s.label}" (plugin ${s.pluginId})`;
       if (s.error) problems.push(`${name} failed to list: ${s.error}`);
       else if (!s.result) problems.push(`${name} has not been listed yet; call kernel.skills.refresh()`);
-      else if (s.stale) problems.push(`${name} changed and is being listed again`);
+      else if (s.stale) problems.push(`${name} changed (or its plugin restarted) and is being listed again`);
       else if (s.result.watch !== 'native') problems.push(`${name} is not watched (${s.result.watch}); it is current only as of the last kernel.skills.refresh()`);
     }
     return { sources: states, version: this.versions.get(workspaceDir), problems };

@@ -1,5 +1,5 @@
 /** What the kernel knows about skills, and what a run sees of them. */
-import type { SkillEntry, SkillFinding, SkillSkip } from '../../protocol/index.js';
+import type { SkillEntry, SkillFinding } from '../../protocol/index.js';
 
 /** One skill after the merge: the entry with the source that won. */
 export interface MergedSkill extends SkillEntry {
@@ -66,5 +66,3 @@ export interface RunSkills {
   /** Why `current` is false, and budget warnings. */
   readonly warnings: readonly string[];
 }
-
-export type { SkillEntry, SkillSkip };

@@ -40,7 +40,6 @@ interface ListState {
   mode: Mode;
   leases: WatchLease[];
   scanning?: Promise<void>;
-  rescans: number;
 }
 
 export interface DirectorySkillSource extends SkillSourceDefinition {
@@ -60,7 +59,6 @@ export function createDirectorySkillSource(options: DirectorySourceOptions): Dir
   async function rescan(state: ListState, announce: boolean): Promise<void> {
     state.dirty = false;
     rescans += 1;
-    state.rescans += 1;
     const roots = options.roots(state.params);
     // Watch first, scan second: a change made while the scan runs is then seen, never lost.
     await Promise.all(watchRoots(state, roots));
@@ -109,7 +107,13 @@ export function createDirectorySkillSource(options: DirectorySourceOptions): Dir
   async function settle(state: ListState, announce: boolean): Promise<void> {
     while (state.scanning) await state.scanning;
     if (!state.dirty && state.result) return;
-    state.scanning = rescan(state, announce).finally(() => (state.scanning = undefined));
+    state.scanning = rescan(state, announce)
+      .catch((error: unknown) => {
+        // A failed scan leaves the list dirty: the next list tries again instead of serving the old one.
+        state.dirty = true;
+        throw error;
+      })
+      .finally(() => (state.scanning = undefined));
     await state.scanning;
   }
 
@@ -123,7 +127,7 @@ export function createDirectorySkillSource(options: DirectorySourceOptions): Dir
     async list(_ctx: HandlerContext, params: SkillsListParams): Promise<SkillsListResult> {
       const key = JSON.stringify([params.workspaceDir ?? null, params.load ?? null]);
       let state = states.get(key);
-      if (!state) states.set(key, (state = { params, dirty: true, mode: 'native', leases: [], rescans: 0 }));
+      if (!state) states.set(key, (state = { params, dirty: true, mode: 'native', leases: [] }));
       // A change seen while a scan ran marks the list dirty again: scan until it is clean.
       while (state.scanning || state.dirty || !state.result) {
         await settle(state, false);

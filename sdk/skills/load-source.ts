@@ -13,7 +13,7 @@ import { readSkillFields } from './frontmatter/fields.js';
 import { parseFrontmatter } from './frontmatter/parse.js';
 import type { SkillDiscoveryLimits } from './limits.js';
 import { hasCritical } from './scanner/findings.js';
-import { ScanCache } from './scanner/scan-cache.js';
+import type { ScanCache } from './scanner/scan-cache.js';
 import { scanSkillDirectory } from './scanner/scan-directory.js';
 import type { SkillFs } from './skill-fs.js';
 
@@ -137,5 +137,3 @@ export async function loadSkillSource(roots: readonly SourceRoot[], options: Loa
 export function listVersion(parts: unknown): string {
   return `v1:${createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16)}`;
 }
-
-export { ScanCache };
