@@ -50,7 +50,7 @@ export async function runSkillsBench(options: { timeMs?: number } = {}) {
       {
         'JSON.stringify 500 skills': () => JSON.stringify(prompt),
         'index of 500 skills (compact fallback)': () => renderSkillsIndex(prompt),
-        'index of 100 skills (full, fits)': () => renderSkillsIndex(prompt.slice(0, 100)),
+        'index of 50 skills (full format, fits)': () => renderSkillsIndex(prompt.slice(0, 50)),
       },
       options,
     );
