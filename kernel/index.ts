@@ -16,7 +16,7 @@ export { RunContextError } from './assembly/errors.js';
 export { SkillCommandError } from './skills/errors.js';
 export type { SkillCommandErrorCode } from './skills/errors.js';
 export type { KernelSkills, ToolSetSkills } from './skills/service.js';
-export type { RunSkills, RunSkill, SkillExclusion, SkillCollision } from './skills/types.js';
+export type { RunSkills, RunSkill, SkillExclusion, SkillCollision, SourceStatus } from './skills/types.js';
 
 // Config
 export { loadConfig, discoverConfigPath, DEFAULT_CONFIG_FILE } from './config/load.js';

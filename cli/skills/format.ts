@@ -49,7 +49,9 @@ export const FAILING_REASONS = new Set(['invalid-frontmatter', 'missing-descript
 export function checkProblems(skills: RunSkills): number {
   const critical = skills.skills.filter((s) => s.findings?.some((f) => f.severity === 'critical')).length;
   const failing = skills.excluded.filter((e) => FAILING_REASONS.has(e.reason)).length;
-  return (skills.current ? 0 : 1) + critical + failing;
+  // Just refreshed: an unwatched source is current now; one that failed or was never listed is not.
+  const sources = skills.sources.filter((s) => s.state === 'failed' || s.state === 'unlisted').length;
+  return sources + critical + failing;
 }
 
 export function formatCheck(skills: RunSkills, who: string, c: Colors): string {

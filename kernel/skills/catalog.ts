@@ -23,12 +23,21 @@ interface SourceState extends ListedSource {
   toldUnwatched?: boolean;
 }
 
+/** How current one source's list is. */
+export interface SourceStatus {
+  pluginId: string;
+  label: string;
+  rank: number;
+  /** `current`: listed and watched; `unwatched`: current as of the last refresh only. */
+  state: 'current' | 'unwatched' | 'stale' | 'failed' | 'unlisted';
+  detail?: string;
+}
+
 /** One run's view of its sources. */
 export interface SourcesView {
   sources: readonly (ListedSource & { error?: string })[];
+  status: SourceStatus[];
   version: number;
-  /** Why the lists may not be current (empty when they are). */
-  problems: string[];
 }
 
 export interface RefreshTarget {
@@ -85,15 +94,14 @@ export class SkillCatalog {
   /** In memory: the lists of the sources a run with these plugins and workspace uses. */
   view(plugins: readonly string[] | undefined, workspaceDir: string): SourcesView {
     const states = this.#statesFor(plugins, workspaceDir);
-    const problems: string[] = [];
-    for (const s of states) {
-      const name = `skill source "${s.label}" (plugin ${s.pluginId})`;
-      if (s.error) problems.push(`${name} failed to list: ${s.error}`);
-      else if (!s.result) problems.push(`${name} has not been listed yet; call kernel.skills.refresh()`);
-      else if (s.stale) problems.push(`${name} changed (or its plugin restarted) and is being listed again`);
-      else if (s.result.watch !== 'native') problems.push(`${name} is not watched (${s.result.watch}); it is current only as of the last kernel.skills.refresh()`);
-    }
-    return { sources: states, version: this.versions.get(workspaceDir), problems };
+    const status = states.map((s): SourceStatus => {
+      const base = { pluginId: s.pluginId, label: s.label, rank: s.rank };
+      if (s.error) return { ...base, state: 'failed', detail: s.error };
+      if (!s.result) return { ...base, state: 'unlisted' };
+      if (s.stale) return { ...base, state: 'stale' };
+      return s.result.watch === 'native' ? { ...base, state: 'current' } : { ...base, state: 'unwatched', detail: s.result.watch };
+    });
+    return { sources: states, status, version: this.versions.get(workspaceDir) };
   }
 
   #statesFor(plugins: readonly string[] | undefined, workspaceDir: string): SourceState[] {

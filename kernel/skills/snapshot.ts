@@ -5,7 +5,7 @@
  */
 import type { PincerConfig } from '../config/schema.js';
 import type { SessionPlacement } from '../workspace/router.js';
-import type { SkillCatalog } from './catalog.js';
+import type { SkillCatalog, SourceStatus } from './catalog.js';
 import { ineligibility } from './eligibility.js';
 import { locateSkill, workdirOf, type SkillMount } from './locations.js';
 import { mergeSkills } from './merge.js';
@@ -30,6 +30,23 @@ interface Cached {
   format: number;
   filter: string;
   snapshot: SkillSnapshot;
+}
+
+/** Why a source's list may not be current, for `warnings`. */
+function problemOf(s: SourceStatus): string | undefined {
+  const name = `skill source "${s.label}" (plugin ${s.pluginId})`;
+  switch (s.state) {
+    case 'failed':
+      return `${name} failed to list: ${s.detail}`;
+    case 'unlisted':
+      return `${name} has not been listed yet; call kernel.skills.refresh()`;
+    case 'stale':
+      return `${name} changed (or its plugin restarted) and is being listed again`;
+    case 'unwatched':
+      return `${name} is not watched (${s.detail}); it is current only as of the last kernel.skills.refresh()`;
+    default:
+      return undefined;
+  }
 }
 
 // eslint-disable-next-line no-control-regex
@@ -106,14 +123,16 @@ export class SkillSnapshots {
       skills.filter((s) => s.modelInvocable),
       { maxSkills: limits?.maxSkillsInPrompt ?? DEFAULT_PROMPT_LIMITS.maxSkills, maxChars: limits?.maxSkillsPromptChars ?? DEFAULT_PROMPT_LIMITS.maxChars },
     );
+    const problems = view.status.flatMap((s) => problemOf(s) ?? []);
     return Object.freeze({
       prompt: index.text,
       skills: Object.freeze(skills),
       excluded: Object.freeze(excluded),
       collisions: Object.freeze(merged.collisions),
       version,
-      current: view.problems.length === 0,
-      warnings: Object.freeze([...view.problems, ...(index.warning ? [index.warning] : [])]),
+      current: problems.length === 0,
+      sources: Object.freeze(view.status),
+      warnings: Object.freeze([...problems, ...(index.warning ? [index.warning] : [])]),
       mounts: Object.freeze(mounts),
     });
   }

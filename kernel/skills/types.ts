@@ -1,5 +1,8 @@
 /** What the kernel knows about skills, and what a run sees of them. */
 import type { SkillEntry, SkillFinding } from '../../protocol/index.js';
+import type { SourceStatus } from './catalog.js';
+
+export type { SourceStatus };
 
 /** One skill after the merge: the entry with the source that won. */
 export interface MergedSkill extends SkillEntry {
@@ -58,6 +61,8 @@ export interface RunSkills {
   readonly collisions: readonly SkillCollision[];
   /** The snapshot version: a different value means something changed. */
   readonly version: number;
+  /** Each source the run uses, and how current its list is. */
+  readonly sources: readonly SourceStatus[];
   /**
    * False when the list may not be current: a source failed or was never listed
    * (call `kernel.skills.refresh()`), or is not watched and must be listed again before each run.

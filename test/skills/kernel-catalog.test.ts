@@ -124,6 +124,7 @@ describe('the catalog and per-run snapshots', () => {
     expect(calls).toHaveLength(2);
     const snapshot = new SkillSnapshots(catalog, {}).get({ agentId: 'main', enabledPlugins: undefined, placement });
     expect(snapshot.current).toBe(false);
+    expect(snapshot.sources).toEqual([{ pluginId: 'skills', label: 'pincer-managed', rank: 300, state: 'unwatched', detail: 'fallback' }]);
     expect(snapshot.warnings[0]).toMatch(/is not watched \(fallback\)/);
   });
 
