@@ -49,6 +49,7 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
     String(p.tools),
     p.lastError ? c.red(describeLastError(p.lastError)) : '',
   ]);
+  const refused = plugins.flatMap((p) => (p.rejectedTools ?? []).map((r) => `  ${c.yellow('refused tool')} ${r.reason}`));
   return renderTable(
     [
       { header: 'PLUGIN' },
@@ -61,7 +62,7 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
     ],
     rows,
     { width: terminalWidth(ctx), headerStyle: c.bold },
-  );
+  ) + (refused.length > 0 ? `\n\n${refused.join('\n')}` : '');
 }
 
 /**

@@ -7,8 +7,6 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createColors } from '../format/color.js';
-import { formatExplanation } from '../format/explain.js';
 import { describeRun } from '../format/tools-report.js';
 import type { CliLogger } from '../logger.js';
 import { CallToolRequestChecked, type CheckedCallParams } from './call-request.js';
@@ -20,8 +18,6 @@ export interface McpServerOptions {
   version: string;
   logger: CliLogger;
 }
-
-const plain = createColors(false);
 
 export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): Server {
   const server = new Server(
@@ -39,16 +35,11 @@ export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): 
   server.setRequestHandler(CallToolRequestChecked, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params as CheckedCallParams;
     const toolSet = bridge.toolSet;
-    const explanation = toolSet.explain(name);
-    if (!explanation.present) {
-      // The same story `pincer explain` tells, so the model (and its operator) learn which rule to change.
-      options.logger.info(`tools/call ${name}: not available`);
-      return errorResult(formatExplanation(explanation, toolSet, describeRun(bridge.run, toolSet), plain));
-    }
     const started = performance.now();
     try {
+      // Every outcome (a denied or unknown tool too) is the library's result, worded as in every door.
       const result = await toolSet.execute(name, args ?? {}, { signal: extra.signal, toolCallId: `mcp-${String(extra.requestId)}` });
-      options.logger.debug(`tools/call ${name}: ${result.isError ? 'error' : 'ok'} in ${(performance.now() - started).toFixed(1)} ms`);
+      options.logger.debug(`tools/call ${name}: ${result.outcome}${result.code ? ` (${result.code})` : ''} in ${(performance.now() - started).toFixed(1)} ms`);
       return toMcpResult(result);
     } catch (cause) {
       // A thrown error (plugin crash, timeout, cancellation) is still a tool-level failure for MCP.
