@@ -5,14 +5,16 @@
  * loop detector, trusted policies, hooks and approvals, and the session's sandbox. There is no
  * second path to a tool (the reference once had one: GHSA-mhm4-93fw-4qr2).
  */
-import type { ToolResult } from '../gate/index.js';
+import type { CallResult } from '../adapter/index.js';
+import { KernelUsageError } from '../assembly/usage-error.js';
 import { SkillCommandError } from './errors.js';
 import type { RunSkill } from './types.js';
 
-export type Execute = (name: string, params: unknown, options?: { signal?: AbortSignal; toolCallId?: string }) => Promise<ToolResult>;
+export type Execute = (name: string, params: unknown, options?: { signal?: AbortSignal; toolCallId?: string }) => Promise<CallResult>;
 
 /** Runs `/name args` of a run's skill. Throws SkillCommandError when the skill has no such command. */
-export function dispatchSkillCommand(skills: readonly RunSkill[], execute: Execute, name: string, args: string, options: { signal?: AbortSignal; toolCallId?: string } = {}): Promise<ToolResult> {
+export async function dispatchSkillCommand(skills: readonly RunSkill[], execute: Execute, name: string, args: string, options: { signal?: AbortSignal; toolCallId?: string } = {}): Promise<CallResult> {
+  if (typeof name !== 'string' || typeof args !== 'string') throw new KernelUsageError('INVALID_CALL', `skills.dispatch(name, args): both must be strings, got ${typeof name} and ${typeof args}`);
   const skill = skills.find((s) => s.name === name) ?? skills.find((s) => s.name.toLowerCase() === name.toLowerCase());
   if (!skill) throw new SkillCommandError('UNKNOWN_SKILL', `no skill "${name}" is available to this run (see \`pincer skills list\`)`);
   if (!skill.userInvocable) throw new SkillCommandError('NOT_USER_INVOCABLE', `skill "${skill.name}" is not user-invocable (user-invocable: false)`);

@@ -113,7 +113,7 @@ describe('skills through the kernel, with the real skills plugin process', () =>
     it('runs the tool when the run holds it (the control case)', async () => {
       const marker = join(ws, 'ran-main');
       const result = await kernel.assembleTools({ agentId: 'main' }).skills.dispatch('runner', `touch ${marker}`);
-      expect(result.isError).toBeFalsy();
+      expect(result).toMatchObject({ outcome: 'ok', toolName: 'exec' });
       expect(existsSync(marker)).toBe(true);
     });
 
@@ -123,7 +123,8 @@ describe('skills through the kernel, with the real skills plugin process', () =>
       expect(toolSet.skills.skills.some((s) => s.name === 'runner')).toBe(true);
       const viaCommand = await toolSet.skills.dispatch('runner', `touch ${marker}`);
       const viaModel = await toolSet.execute('exec', { command: `touch ${marker}` });
-      expect(viaCommand.isError).toBe(true);
+      expect(viaCommand).toMatchObject({ isError: true, outcome: 'denied', code: 'TOOL_REMOVED' });
+      expect(viaModel).toMatchObject({ outcome: 'denied', code: 'TOOL_REMOVED' });
       expect(text(viaCommand)).toContain('agents.locked.tools.deny');
       expect(text(viaCommand)).toBe(text(viaModel));
       expect(existsSync(marker)).toBe(false);
@@ -131,6 +132,7 @@ describe('skills through the kernel, with the real skills plugin process', () =>
 
     it('lets a before_tool_call hook block a command like any call', async () => {
       const result = await kernel.assembleTools().skills.dispatch('guarded', 'now');
+      expect(result).toMatchObject({ outcome: 'blocked', isError: true });
       expect(result.details).toMatchObject({ status: 'blocked', reason: 'danger is not allowed here' });
       expect(text(result)).not.toContain('ran danger');
     });
@@ -140,6 +142,8 @@ describe('skills through the kernel, with the real skills plugin process', () =>
       await expect(async () => skills.dispatch('nope', '')).rejects.toMatchObject({ code: 'UNKNOWN_SKILL' });
       await expect(async () => skills.dispatch('helper', '')).rejects.toBeInstanceOf(SkillCommandError);
       await expect(async () => skills.dispatch('helper', '')).rejects.toMatchObject({ code: 'NOT_A_TOOL_COMMAND' });
+      // A host passing something other than the typed text is misuse, named, never a tool call.
+      await expect(async () => skills.dispatch('runner', { command: 'x' } as unknown as string)).rejects.toMatchObject({ name: 'KernelUsageError', code: 'INVALID_CALL' });
     });
   });
 });
