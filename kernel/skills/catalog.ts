@@ -12,6 +12,9 @@ import type { HostLogger, PluginHost } from '../host/index.js';
 import type { ListedSource } from './merge.js';
 import { SkillVersions } from './versions.js';
 
+/** Lists of one source in a row while it keeps announcing changes; then it stays stale until the next. */
+const MAX_LIST_ROUNDS = 3;
+
 interface SourceState extends ListedSource {
   scope: 'global' | 'workspace';
   workspaceDir?: string;
@@ -20,6 +23,8 @@ interface SourceState extends ListedSource {
   pid?: number;
   stale: boolean;
   listing?: Promise<void>;
+  /** A change was announced while a list was on its way: its answer may predate the change. */
+  relist?: boolean;
   toldUnwatched?: boolean;
 }
 
@@ -122,8 +127,17 @@ export class SkillCatalog {
   }
 
   #list(state: SourceState): Promise<void> {
-    state.listing ??= this.#fetch(state).finally(() => (state.listing = undefined));
+    state.listing ??= this.#listSettled(state).finally(() => (state.listing = undefined));
     return state.listing;
+  }
+
+  /** Lists until no change was announced meanwhile; a source that keeps changing stays stale. */
+  async #listSettled(state: SourceState): Promise<void> {
+    for (let round = 0; round < MAX_LIST_ROUNDS; round++) {
+      state.relist = false;
+      await this.#fetch(state);
+      if (!state.relist) return;
+    }
   }
 
   async #fetch(state: SourceState): Promise<void> {
@@ -136,7 +150,7 @@ export class SkillCatalog {
     }
     const changed = error !== state.error || state.stale || result?.version !== state.result?.version;
     state.pid = this.host.pluginStatus(state.pluginId).pid;
-    state.stale = false;
+    state.stale = state.relist === true;
     state.error = error;
     if (result) state.result = result;
     if (error) this.log({ level: 'warn', source: 'skills', message: `skill source "${state.label}" of plugin "${state.pluginId}" failed to list: ${error}` });
@@ -157,6 +171,7 @@ export class SkillCatalog {
       if (state.pluginId !== pluginId || state.label !== change.label || (state.workspaceDir ?? undefined) !== change.workspaceDir) continue;
       if (state.result?.version === change.version) continue;
       state.stale = true;
+      if (state.listing) state.relist = true;
       this.#bump(state);
       void this.#list(state);
     }

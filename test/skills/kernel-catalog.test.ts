@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SkillsListChangedParams, SkillsListParams, SkillsListResult } from '../../protocol/index.js';
 import type { PluginHost } from '../../kernel/host/index.js';
 import type { PincerConfig } from '../../kernel/config/schema.js';
@@ -114,6 +114,30 @@ describe('the catalog and per-run snapshots', () => {
     expect(next.skills.map((s) => s.name)).toEqual(['a', 'b']);
     expect(next.version).toBeGreaterThan(first.version);
     expect(next.current).toBe(true);
+  });
+
+  it('lists again when a change is announced while a list is on its way (the answer may predate it)', async () => {
+    let version = 'v1';
+    let answer: (() => void) | undefined;
+    const { host, calls, announce } = fakeHost({ skills: [{ label: 'pincer-workspace', rank: 600, scope: 'workspace', list: () => ({ version, skills: [entry(version, `/ws/skills/${version}`)], skipped: [], watch: 'native' }) }] });
+    const listSkills = host.listSkills.bind(host);
+    // The first answer is computed now (v1) and delivered only after v2 was announced.
+    host.listSkills = async (...args) => {
+      const result = await listSkills(...args);
+      if (calls.length === 1) await new Promise<void>((resolve) => (answer = resolve));
+      return result;
+    };
+    const catalog = new SkillCatalog(host, {}, quiet);
+    const refreshed = catalog.refresh([{ plugins: undefined, workspaceDir: '/ws' }]);
+    await vi.waitFor(() => expect(answer).toBeDefined());
+    version = 'v2';
+    announce('skills', { label: 'pincer-workspace', version: 'v2', workspaceDir: '/ws' });
+    answer!();
+    await refreshed;
+    const snapshot = new SkillSnapshots(catalog, {}).get({ agentId: 'main', enabledPlugins: undefined, placement });
+    expect(snapshot.skills.map((s) => s.name)).toEqual(['v2']);
+    expect(snapshot.current).toBe(true);
+    expect(calls).toHaveLength(2);
   });
 
   it('lists an unwatched source again on every refresh and says the snapshot may be stale until then', async () => {
