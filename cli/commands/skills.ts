@@ -8,6 +8,7 @@ import { describeRun } from '../format/tools-report.js';
 import { suggestNames } from '../format/suggest.js';
 import type { RunContext, RunSkills } from '../kernel.js';
 import { assembleRun, withKernel } from '../kernel-session.js';
+import { printable } from '../skills/printable.js';
 import { checkProblems, formatCheck, formatExclusion, formatProposal, formatSkill, formatSkillList } from '../skills/format.js';
 
 const OPTIONS = { ...RUN_OPTIONS, proposal: { type: 'string' } } as const;
@@ -92,7 +93,7 @@ export const skillsCommand: Command = {
           else if (excluded.length > 0) out(ctx, excluded.map((e) => formatExclusion(e, ctx.colors)).join('\n'));
           else {
             const guesses = suggestNames(name, [...skills.skills.map((s) => s.name), ...skills.excluded.flatMap((e) => (e.name ? [e.name] : []))]);
-            out(ctx, `${name}: no such skill${guesses.length ? `; did you mean: ${guesses.join(', ')}?` : ''}`);
+            out(ctx, printable(`${name}: no such skill${guesses.length ? `; did you mean: ${guesses.join(', ')}?` : ''}`));
           }
           return skill ? 0 : 1;
         });

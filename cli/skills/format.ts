@@ -1,6 +1,7 @@
 /** Text for `pincer skills list | show | check`. */
 import type { Colors } from '../format/color.js';
 import { renderTable } from '../format/table.js';
+import { printableDeep } from './printable.js';
 import type { RunSkill, RunSkills, SkillExclusion } from '../kernel.js';
 
 type Finding = NonNullable<RunSkill['findings']>[number];
@@ -12,7 +13,9 @@ function findingLine(f: Finding, c: Colors): string {
 
 const invocation = (s: RunSkill) => [s.modelInvocable ? 'model' : '', s.userInvocable ? (s.commandTool ? `/command → ${s.commandTool}` : '/command') : ''].filter(Boolean).join(', ');
 
-export function formatSkillList(skills: RunSkills, who: string, c: Colors, width?: number): string {
+/** Every formatter shows untrusted text (names, paths, scanned lines) through `printableDeep`. */
+export function formatSkillList(raw: RunSkills, who: string, c: Colors, width?: number): string {
+  const skills = printableDeep(raw);
   const lines = [`${c.bold(String(skills.skills.length))} skills for ${who} (snapshot ${skills.version}${skills.current ? '' : ', ' + c.yellow('may not be current')})`];
   if (skills.skills.length > 0) {
     const rows = skills.skills.map((s) => [s.name, s.source, s.version ?? '-', invocation(s), s.location]);
@@ -23,7 +26,8 @@ export function formatSkillList(skills: RunSkills, who: string, c: Colors, width
   return lines.join('\n');
 }
 
-export function formatSkill(skill: RunSkill, c: Colors): string {
+export function formatSkill(raw: RunSkill, c: Colors): string {
+  const skill = printableDeep(raw);
   const lines = [
     `${c.bold(skill.name)} (${skill.source})`,
     `  description: ${skill.description}`,
@@ -36,7 +40,8 @@ export function formatSkill(skill: RunSkill, c: Colors): string {
   return lines.join('\n');
 }
 
-export function formatExclusion(e: SkillExclusion, c: Colors): string {
+export function formatExclusion(raw: SkillExclusion, c: Colors): string {
+  const e = printableDeep(raw);
   const lines = [`${c.bold(e.name ?? e.path)} (${e.source}) ${c.red('excluded')}: ${e.reason}`, `  ${e.detail}`];
   if (e.name) lines.push(`  path: ${e.path}`);
   for (const f of e.findings ?? []) lines.push(`  ${findingLine(f, c)}`);
@@ -54,7 +59,8 @@ export function checkProblems(skills: RunSkills): number {
   return sources + critical + failing;
 }
 
-export function formatCheck(skills: RunSkills, who: string, c: Colors): string {
+export function formatCheck(raw: RunSkills, who: string, c: Colors): string {
+  const skills = printableDeep(raw);
   const lines = [`Skills check for ${who}: ${skills.skills.length} available, ${skills.excluded.length} excluded, ${skills.collisions.length} overridden.`];
   if (skills.warnings.length) lines.push('', c.bold('Sources and budget'), ...skills.warnings.map((w) => `  ${c.yellow('warning')}: ${w}`));
   if (skills.excluded.length) lines.push('', c.bold('Excluded'), ...skills.excluded.map((e) => formatExclusion(e, c)));
@@ -69,7 +75,9 @@ export function formatCheck(skills: RunSkills, who: string, c: Colors): string {
   return lines.join('\n');
 }
 
-export function formatProposal(verdict: { state: string; name?: string; findings: Finding[] }, dir: string, c: Colors): string {
+export function formatProposal(raw: { state: string; name?: string; findings: Finding[] }, rawDir: string, c: Colors): string {
+  const verdict = printableDeep(raw);
+  const dir = printableDeep(rawDir);
   const head = verdict.state === 'clean' ? c.green('clean') : c.red('failed');
   return [`Proposal ${verdict.name ?? dir}: ${head}`, ...verdict.findings.map((f) => `  ${findingLine(f, c)}`)].join('\n');
 }

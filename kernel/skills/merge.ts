@@ -25,6 +25,8 @@ function problemOf(entry: SkillEntry): string | undefined {
   if (CONTROL.test(entry.name)) return 'the name contains a control character';
   if (/[/\\]/.test(entry.name) || entry.name.length > MAX_NAME) return 'the name contains a path separator or is too long';
   if (!entry.description?.trim()) return 'description is required';
+  // The path is shown to the model and to operators: a line break would start a line of its own.
+  if (CONTROL.test(entry.dir)) return 'the skill directory path contains a control character';
   if (!isAbsolute(entry.dir) || entry.dir === '/') return `the skill directory "${entry.dir}" is not an absolute path below the root`;
   return undefined;
 }
