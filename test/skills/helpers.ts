@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import fs, { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -39,4 +40,32 @@ export async function waitFor<T>(check: () => T | Promise<T>, what: string, time
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Runs `fn` with every `node:fs` function (sync, callback and promise forms) counting its
+ * calls, ESM named imports included (`syncBuiltinESMExports`); returns the calls by name.
+ */
+export function countFsCalls(fn: () => void): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const restore: (() => void)[] = [];
+  for (const [target, prefix] of [[fs, ''], [fs.promises, 'promises.']] as const) {
+    for (const [name, original] of Object.entries(target)) {
+      if (typeof original !== 'function' || /^[A-Z]/.test(name)) continue;
+      const key = prefix + name;
+      (target as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+        counts[key] = (counts[key] ?? 0) + 1;
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      };
+      restore.push(() => ((target as Record<string, unknown>)[name] = original));
+    }
+  }
+  syncBuiltinESMExports();
+  try {
+    fn();
+  } finally {
+    restore.forEach((undo) => undo());
+    syncBuiltinESMExports();
+  }
+  return counts;
 }

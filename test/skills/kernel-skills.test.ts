@@ -3,7 +3,7 @@ import path, { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillCommandError, createKernel, defaultConfig, type Kernel } from '../../kernel/index.js';
 import type { PincerConfig } from '../../kernel/config/schema.js';
-import { TempDirs, skillMd, waitFor, writeTree } from './helpers.js';
+import { TempDirs, countFsCalls, skillMd, waitFor, writeTree } from './helpers.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const guard = join(root, 'dist/test/fixtures/plugins/guard-hook.js');
@@ -94,6 +94,13 @@ describe('skills through the kernel, with the real skills plugin process', () =>
     listCalls.length = 0;
     const first = kernel.assembleTools().skills;
     for (let i = 0; i < 50; i += 1) expect(kernel.assembleTools().skills.version).toBe(first.version);
+    // No stat, no read: every node:fs call of the kernel's process is counted (the control shows the counter sees named imports).
+    const calls = countFsCalls(() => {
+      for (let i = 0; i < 50; i += 1) void kernel.assembleTools().skills.prompt;
+      void kernel.skills.forRun({ agentId: 'main' }).skills;
+    });
+    expect(calls).toEqual({});
+    expect(countFsCalls(() => existsSync(ws))).toEqual({ existsSync: 1 });
     await kernel.skills.refresh();
     expect(listCalls).toHaveLength(0);
   });
