@@ -25,10 +25,10 @@ function countingFactory(): WatchFactory & { opened: string[]; closed: string[] 
   return Object.assign(factory, { opened, closed });
 }
 
-async function plugin(options: { factory?: WatchFactory; fs?: ReturnType<typeof countingSkillFs> } = {}) {
+async function plugin(options: { factory?: WatchFactory; fs?: ReturnType<typeof countingSkillFs>; maxWatchedDirectories?: number } = {}) {
   const home = temp.make();
   let told = 0;
-  const pool = new WatcherPool({ factory: options.factory, onFallback: () => (told += 1) });
+  const pool = new WatcherPool({ factory: options.factory, maxWatchedDirectories: options.maxWatchedDirectories, onFallback: () => (told += 1) });
   const definition = createSkillsPlugin({ pool, fs: options.fs });
   const h = await createPluginTestHarness(definition, { settings: { managedDir: join(home, 'managed'), personalDir: join(home, 'personal'), bundledDir: join(home, 'bundled') } });
   harnesses.push(h);
@@ -126,6 +126,22 @@ describe('watching skill directories', () => {
     await h.listSkills('agents-skills-personal');
     expect(told()).toBe(1);
     expect(h.skillsChanges).toEqual([]);
+  });
+
+  it('drops a watcher whose tree passes the directory budget (an agent filling skills/ cannot exhaust the user\'s watch handles)', async () => {
+    const { h, pool, told } = await plugin({ maxWatchedDirectories: 20 });
+    const files: Record<string, string> = { 'skills/a/SKILL.md': skillMd('a') };
+    for (let i = 0; i < 40; i += 1) files[`skills/a/junk/d${i}/x.txt`] = 'x';
+    const ws = writeTree(temp.make(), files);
+    await waitFor(async () => (await h.listSkills('pincer-workspace', { workspaceDir: ws })).watch === 'fallback', 'the fallback');
+    expect(told()).toBe(1);
+    // Still current: the list rescans, so a new skill shows without any notification.
+    writeTree(ws, { 'skills/b/SKILL.md': skillMd('b') });
+    expect(names((await h.listSkills('pincer-workspace', { workspaceDir: ws })).skills)).toEqual(['a', 'b']);
+    // The dropped watcher gave its budget back: a small tree is watched natively.
+    const small = writeTree(temp.make(), { 'skills/c/SKILL.md': skillMd('c') });
+    expect((await h.listSkills('pincer-workspace', { workspaceDir: small })).watch).toBe('native');
+    expect(pool.size).toBeGreaterThan(0);
   });
 
   it('falls back when a running watcher loses its handles, and tells the kernel', async () => {

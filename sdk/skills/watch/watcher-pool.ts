@@ -5,15 +5,20 @@
  * and chokidar reports a file only once its size and mtime have been stable as long. A root
  * that does not exist yet is watched through its nearest existing ancestor, so its creation is
  * noticed. When the OS runs out of watch handles (ENOSPC, EMFILE, ENFILE) or the pool reaches
- * its cap, new roots get no watcher: their sources fall back to rescanning on every list,
- * and the pool says so once.
+ * its cap, new roots get no watcher, and a watcher whose tree passes the directory budget is
+ * dropped: their sources fall back to rescanning on every list, and the pool says so once.
  */
 import { watch as chokidarWatch } from 'chokidar';
-import { existsSync } from 'node:fs';
+import { existsSync, type Stats } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 
 export const SKILLS_WATCH_DEBOUNCE_MS = 250;
 const WATCH_DEPTH = 8;
+/**
+ * Directories watched by one pool at most. Each costs an OS watch handle shared by every
+ * program of the user: an agent that fills its skills/ with directories must not exhaust them.
+ */
+export const MAX_WATCHED_DIRECTORIES = 4096;
 const CAPACITY_ERRORS = new Set(['ENOSPC', 'EMFILE', 'ENFILE']);
 
 /** The part of a chokidar watcher the pool uses. */
@@ -24,7 +29,7 @@ export interface NativeWatcher {
   close(): Promise<void>;
 }
 
-export type WatchFactory = (path: string, options: { depth: number; ignored: (path: string) => boolean; stabilityMs: number }) => NativeWatcher;
+export type WatchFactory = (path: string, options: { depth: number; ignored: (path: string, stats?: Stats) => boolean; stabilityMs: number }) => NativeWatcher;
 
 /** The default factory: chokidar, events once size and mtime are stable. */
 export const chokidarWatchFactory: WatchFactory = (path, options) =>
@@ -39,6 +44,8 @@ export interface WatcherPoolOptions {
   debounceMs?: number;
   /** Native watchers at most (each holds many OS handles). */
   maxWatchers?: number;
+  /** Directories watched at most, over all watchers; a watcher that would pass it is dropped (its lists rescan). */
+  maxWatchedDirectories?: number;
   factory?: WatchFactory;
   /** Told once, the first time a root cannot be watched. */
   onFallback?: (why: string) => void;
@@ -53,6 +60,12 @@ interface Entry {
   timer?: NodeJS.Timeout;
   /** Settles once the watcher sees changes (chokidar's initial scan is done). */
   ready: Promise<void>;
+  /** Settles `ready` early: a dropped watcher must not keep a scan waiting. */
+  markReady: () => void;
+  /** Directories it watches (counted against the pool's budget). */
+  directories: Set<string>;
+  /** Closed: it counts no more directories. */
+  closed?: boolean;
 }
 
 export interface WatchLease {
@@ -80,6 +93,8 @@ export class WatcherPool {
   readonly #entries = new Map<string, Entry>();
   readonly #debounceMs: number;
   #maxWatchers: number;
+  readonly #maxDirectories: number;
+  #directories = 0;
   readonly #factory: WatchFactory;
   readonly #onFallback?: (why: string) => void;
   /** Set once the OS refused a watch handle: from then on no new root is watched. */
@@ -89,6 +104,7 @@ export class WatcherPool {
   constructor(options: WatcherPoolOptions = {}) {
     this.#debounceMs = options.debounceMs ?? SKILLS_WATCH_DEBOUNCE_MS;
     this.#maxWatchers = options.maxWatchers ?? 64;
+    this.#maxDirectories = options.maxWatchedDirectories ?? MAX_WATCHED_DIRECTORIES;
     this.#factory = options.factory ?? chokidarWatchFactory;
     this.#onFallback = options.onFallback;
   }
@@ -139,30 +155,59 @@ export class WatcherPool {
   async close(): Promise<void> {
     const entries = [...this.#entries.values()];
     this.#entries.clear();
+    this.#directories = 0;
     await Promise.all(entries.map((entry) => (clearTimeout(entry.timer), entry.watcher.close().catch(() => undefined))));
   }
 
   #open(key: string, path: string, options: { depth: number; ignored: (path: string) => boolean }): Entry {
-    const watcher = this.#factory(path, { ...options, stabilityMs: this.#debounceMs });
     let markReady = (): void => undefined;
-    const entry: Entry = { watcher, listeners: new Set(), ready: new Promise<void>((resolve) => (markReady = resolve)) };
+    let entry: Entry | undefined;
+    const directories = new Set<string>();
+    const ignored = (p: string, stats?: Stats): boolean => {
+      if (options.ignored(p) || entry?.closed) return true;
+      if (!stats?.isDirectory() || directories.has(p)) return false;
+      if (this.#directories >= this.#maxDirectories) {
+        // Past the budget: this watcher would miss changes, so it is dropped and its lists rescan.
+        queueMicrotask(() => this.#drop(key, entry!, `the skills watchers reached their budget of ${this.#maxDirectories} directories (at ${path})`));
+        return true;
+      }
+      directories.add(p);
+      this.#directories += 1;
+      return false;
+    };
+    const watcher = this.#factory(path, { ...options, ignored, stabilityMs: this.#debounceMs });
+    const ready = new Promise<void>((resolve) => (markReady = resolve));
+    const own: Entry = (entry = { watcher, listeners: new Set(), ready, markReady: () => markReady(), directories });
     watcher.on('ready', () => markReady());
-    this.#entries.set(key, entry);
+    this.#entries.set(key, own);
     watcher.on('all', () => {
-      clearTimeout(entry.timer);
-      entry.timer = setTimeout(() => entry.listeners.forEach((listener) => listener('changed')), this.#debounceMs);
-      entry.timer.unref?.();
+      clearTimeout(own.timer);
+      own.timer = setTimeout(() => own.listeners.forEach((listener) => listener('changed')), this.#debounceMs);
+      own.timer.unref?.();
     });
     watcher.on('error', (error) => {
-      if (!this.#isCapacity(error)) return;
-      // This watcher is incomplete now: drop it and let its subscribers rescan from here on.
-      markReady();
-      this.#entries.delete(key);
-      clearTimeout(entry.timer);
-      void watcher.close().catch(() => undefined);
-      entry.listeners.forEach((listener) => listener('lost'));
+      // Out of handles, this watcher is incomplete now: drop it and let its subscribers rescan from here on.
+      if (this.#isCapacity(error)) this.#drop(key, own);
     });
-    return entry;
+    return own;
+  }
+
+  /** Stops a watcher that can no longer see every change; its subscribers rescan on every list. */
+  #drop(key: string, entry: Entry, why?: string): void {
+    if (this.#entries.get(key) !== entry) return;
+    if (why) this.#tell(why);
+    entry.markReady();
+    this.#forget(key, entry);
+    entry.listeners.forEach((listener) => listener('lost'));
+  }
+
+  #forget(key: string, entry: Entry): void {
+    entry.closed = true;
+    this.#entries.delete(key);
+    this.#directories -= entry.directories.size;
+    entry.directories.clear();
+    clearTimeout(entry.timer);
+    void entry.watcher.close().catch(() => undefined);
   }
 
   #isCapacity(error: unknown): boolean {
@@ -182,8 +227,6 @@ export class WatcherPool {
   #release(key: string, entry: Entry, listener: (signal: WatchSignal) => void): void {
     entry.listeners.delete(listener);
     if (entry.listeners.size > 0 || this.#entries.get(key) !== entry) return;
-    this.#entries.delete(key);
-    clearTimeout(entry.timer);
-    void entry.watcher.close().catch(() => undefined);
+    this.#forget(key, entry);
   }
 }
