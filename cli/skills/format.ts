@@ -1,7 +1,7 @@
 /** Text for `pincer skills list | show | check`. */
 import type { Colors } from '../format/color.js';
 import { renderTable } from '../format/table.js';
-import { printableDeep } from './printable.js';
+import { printable, printableDeep } from './printable.js';
 import type { RunSkill, RunSkills, SkillExclusion } from '../kernel.js';
 
 type Finding = NonNullable<RunSkill['findings']>[number];
@@ -77,7 +77,7 @@ export function formatCheck(raw: RunSkills, who: string, c: Colors): string {
 
 export function formatProposal(raw: { state: string; name?: string; findings: Finding[] }, rawDir: string, c: Colors): string {
   const verdict = printableDeep(raw);
-  const dir = printableDeep(rawDir);
+  const dir = printable(rawDir);
   const head = verdict.state === 'clean' ? c.green('clean') : c.red('failed');
   return [`Proposal ${verdict.name ?? dir}: ${head}`, ...verdict.findings.map((f) => `  ${findingLine(f, c)}`)].join('\n');
 }
