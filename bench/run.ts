@@ -12,6 +12,7 @@ import { runMessageBench } from './message.bench.js';
 import { runPolicyBench } from './policy.bench.js';
 import { runReadBench } from './read.bench.js';
 import { runSandboxBench } from './sandbox.bench.js';
+import { runSkillsBench } from './skills.bench.js';
 
 const suites: [string, () => Promise<unknown>][] = [
   ['policy', runPolicyBench],
@@ -24,6 +25,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ['mcp', runMcpBench],
   ['message', () => runMessageBench()],
   ['sandbox', runSandboxBench],
+  ['skills', runSkillsBench],
 ];
 
 const only = process.argv.slice(2);

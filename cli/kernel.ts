@@ -44,7 +44,8 @@ export interface ToolDefinition {
 }
 
 export type { PolicyRemoval, RunToolExplanation as ToolExplanation } from '../kernel/index.js';
-import type { CallResult, CallsBlocked, PolicyRemoval, RunToolExplanation } from '../kernel/index.js';
+import type { CallResult, CallsBlocked, PolicyRemoval, RunSkills, RunToolExplanation } from '../kernel/index.js';
+export type { RunSkill, RunSkills, SkillExclusion } from '../kernel/index.js';
 
 export interface ToolSet {
   readonly tools: readonly ToolDefinition[];
@@ -60,6 +61,15 @@ export interface ToolSet {
   readonly workspace?: string;
   /** Set while a missing or failed required plugin blocks every call of the run. */
   readonly blocked?: CallsBlocked;
+  /** The run's skills (absent in fakes without skills). */
+  readonly skills?: RunSkills;
+}
+
+/** `kernel.skills`, as `pincer skills` and `pincer serve` use it. */
+export interface KernelSkillsView {
+  refresh(run?: RunContext): Promise<void>;
+  forRun(run?: RunContext): RunSkills;
+  onChange(listener: () => void): () => void;
 }
 
 export type PluginState = 'lazy' | 'starting' | 'ready' | 'restarting' | 'stopping' | 'failed' | 'stopped';
@@ -92,6 +102,7 @@ export interface Kernel {
   /** A sandbox backend's operator method, answered by the plugin that serves the backend. */
   sandboxAdmin: SandboxAdmin;
   on(event: 'toolsChanged', listener: () => void): () => void;
+  readonly skills?: KernelSkillsView;
 }
 
 /** The kernel's public functions the CLI uses. */

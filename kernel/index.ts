@@ -19,6 +19,12 @@ export { KernelUsageError } from './assembly/usage-error.js';
 export type { KernelUsageErrorCode } from './assembly/usage-error.js';
 export { RunContextError } from './assembly/errors.js';
 
+// Skills
+export { SkillCommandError } from './skills/errors.js';
+export type { SkillCommandErrorCode } from './skills/errors.js';
+export type { KernelSkills, ToolSetSkills } from './skills/service.js';
+export type { RunSkills, RunSkill, SkillExclusion, SkillCollision, SourceStatus } from './skills/types.js';
+
 // Call results
 export { KERNEL_CALL_CODES } from './adapter/index.js';
 export type { CallResult, OkCallResult, FailedCallResult, CallOutcome, CallCode, CallError, PluginAvailability } from './adapter/index.js';

@@ -146,7 +146,20 @@ export {
 export { NODE_ERROR_CODES, NodeCommandName, NodeContribution, NodeInvoke, NodeInvokeParams, NodeInvokeResult } from './v1/nodes.js';
 export type { NodeErrorCode } from './v1/nodes.js';
 
-export { SkillEntry, SkillSourceContribution, SkillsList, SkillsListChanged, SkillsListResult } from './v1/skills.js';
+export {
+  SkillEntry,
+  SkillFinding,
+  SkillInstallSpec,
+  SkillManifest,
+  SkillSkip,
+  SkillSourceContribution,
+  SkillsList,
+  SkillsListChanged,
+  SkillsListChangedParams,
+  SkillsListParams,
+  SkillsListResult,
+  SkillsLoadOptions,
+} from './v1/skills.js';
 
 export { CancelRequest, Log, LogLevel, LogParams, Ping, ProgressNotification, Shutdown } from './v1/lifecycle.js';
 

@@ -20,6 +20,7 @@ export type {
   SandboxAdminHandlers,
   SandboxBackendDefinition,
   SandboxOperations,
+  SkillSourceChange,
   SkillSourceDefinition,
   ToolContext,
   ToolDefinition,

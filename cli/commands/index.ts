@@ -11,9 +11,10 @@ import { pluginsCommand } from './plugins.js';
 import { policyCommand } from './policy.js';
 import { sandboxCommand } from './sandbox.js';
 import { serveCommand } from './serve.js';
+import { skillsCommand } from './skills.js';
 import { toolsCommand } from './tools.js';
 
-export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, pluginCommand, configCommand, policyCommand, doctorCommand, sandboxCommand, serveCommand, outboxCommand];
+export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, pluginCommand, configCommand, policyCommand, doctorCommand, sandboxCommand, skillsCommand, serveCommand, outboxCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

@@ -1,6 +1,6 @@
 /**
  * The embedded default: what every CLI command and `pincer serve` use with no config file.
- * The bundled tool families (fs, shell) on the local backend, the `coding` profile, and the
+ * The bundled tool families (fs, shell) on the local backend, the skills sources, the `coding` profile, and the
  * current directory as the workspace.
  */
 import { existsSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { PincerConfig } from './schema.js';
 
 /** Bundled plugins, run from the package's compiled `dist/plugins/<id>/src/main.js`. */
-export const BUNDLED_PLUGINS = ['fs', 'shell', 'sandbox-local'] as const;
+export const BUNDLED_PLUGINS = ['fs', 'shell', 'sandbox-local', 'skills'] as const;
 
 /**
  * The package root (the folder with package.json), found by walking up: this module runs

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
-import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo } from '../../protocol/index.js';
+import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo, type SkillsListChangedParams } from '../../protocol/index.js';
 import { requestWithDeadline, InflightCalls, type DeadlineOptions } from './call.js';
 import type { PluginConfig, RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
@@ -34,6 +34,8 @@ export interface ManagedPluginDeps {
   stateDir: string;
   /** State or contributions changed (the host bumps its version, listeners refresh). */
   onChange: () => void;
+  /** A skill source of this plugin announced a new version. */
+  onSkillsChanged: (pluginId: string, change: SkillsListChangedParams) => void;
 }
 
 /** Whether the process exits within `ms` (already exited counts). */
@@ -190,6 +192,9 @@ export class ManagedPlugin {
       started = await startPluginProcess(config, { log: this.log, inheritEnv: deps.inheritEnv, workspace: deps.workspace }, { cwd, env }, {
         onToolsChanged: (tools) => {
           if (gen === this.generation) this.tools.update(tools);
+        },
+        onSkillsChanged: (change) => {
+          if (gen === this.generation) deps.onSkillsChanged(config.id, change);
         },
         onTransportError: (error) => this.onTransportError(gen, error),
         onClose: () => this.onConnectionClosed(gen),

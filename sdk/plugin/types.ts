@@ -15,6 +15,7 @@ import type {
   NodeInvokeParams,
   SandboxPrepareParams,
   SandboxPrepareResult,
+  SkillsListParams,
   SkillsListResult,
   ToolContribution,
   ToolInvokeResult,
@@ -103,11 +104,23 @@ export interface SandboxBackendDefinition {
   operations: SandboxOperations;
 }
 
+/** What a skill source sends when it changed (`skills/listChanged`). @since 1 */
+export interface SkillSourceChange {
+  version: string;
+  /** The workspace whose list changed, for a `workspace`-scoped source. */
+  workspaceDir?: string;
+}
+
 /** @since 1 */
 export interface SkillSourceDefinition {
   label: string;
+  /** Precedence: on a name collision the higher rank wins (extra dirs use 100). */
   rank: number;
-  list(ctx: HandlerContext): Promise<SkillsListResult> | SkillsListResult;
+  /** `workspace`: the list depends on `params.workspaceDir` (default `global`). */
+  scope?: 'global' | 'workspace';
+  list(ctx: HandlerContext, params: SkillsListParams): Promise<z.input<typeof SkillsListResult>> | z.input<typeof SkillsListResult>;
+  /** Called once the plugin is bound; call `notify` whenever the source's version changes. */
+  watch?(notify: (change: SkillSourceChange) => void): void;
 }
 
 /** One message action to perform, as the kernel sent it (checked against the channel's declared actions). @since 1 */

@@ -13,6 +13,9 @@ import {
   SandboxPrepareParams,
   SandboxRelease,
   SkillsList,
+  SkillsListChanged,
+  SkillsListParams,
+  SkillsListResult,
   ToolInvoke,
   ToolInvokeParams,
   ToolProgress,
@@ -159,14 +162,22 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
 export function registerSkillHandlers(conn: MessageConnection, state: PluginState, plugin: PluginDefinition): void {
   const sources = new Map((plugin.skillSources ?? []).map((s) => [s.label, s]));
   if (sources.size === 0) return;
-  conn.onRequest(SkillsList.type, async ({ label }, token) => {
+  conn.onRequest(SkillsList.type, async (raw, token) => {
+    if (!state.ready) return notReady();
     const { signal, dispose } = signalFor(token, state.shutdown.signal);
     const out = await guarded(signal, undefined, async () => {
-      const source = sources.get(label);
-      if (!source) throw new ResponseError(ProtocolErrorCodes.InvalidParams, `no skill source "${label}" in this plugin`);
-      return source.list(baseContext(signal, state.settings, state.log));
+      const params = SkillsListParams.parse(raw);
+      const source = sources.get(params.label);
+      if (!source) throw new ResponseError(ProtocolErrorCodes.InvalidParams, `no skill source "${params.label}" in this plugin`);
+      return SkillsListResult.parse(await source.list(baseContext(signal, state.settings, state.log), params));
     });
     dispose();
     return out;
   });
+  for (const source of sources.values()) {
+    source.watch?.((change) => {
+      if (!state.ready) return;
+      void conn.sendNotification(SkillsListChanged.type, { label: source.label, ...change }).catch(() => undefined);
+    });
+  }
 }

@@ -14,7 +14,7 @@ const SURFACES: Record<string, string[]> = {
     'createPolicyEngine', 'createToolGate', 'createToolLoopDetector', 'bundledPluginConfig', 'defaultConfig', 'discoverConfigPath', 'formatAuditLines',
     'isCallPathError', 'isKernelError', 'isSessionSandboxed', 'lintPolicyConfig', 'loadConfig', 'loadConfigFile', 'normalizeToolSchema', 'parseConfig',
     'pluginToolsFromManifests',
-    'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError', 'KernelUsageError', 'KERNEL_CALL_CODES',
+    'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError', 'SkillCommandError', 'KernelUsageError', 'KERNEL_CALL_CODES',
     'toOpenAITools', 'toAnthropicTools', 'toGeminiTools', 'ProviderToolError',
     'createSystemTool', 'configFileHash', 'SYSTEM_TOOL_NAME', 'configJsonSchema',
   ],
@@ -47,6 +47,8 @@ const KERNEL_TYPES = [
   'ToolExecutionRejectedEvent', 'ToolExecutionStartedEvent', 'ToolExplanation', 'ToolGate', 'ToolGateOptions', 'ToolLoopDetectedEvent',
   'ToolLoopDetectionConfig', 'ToolLoopDetector', 'ToolResult', 'ToolSet', 'ToolsChangedEvent', 'TrustedPolicyDecision',
   'TrustedToolPolicy', 'UnavailableToolExplanation', 'VetoCode',
+  // Skills
+  'KernelSkills', 'RunSkill', 'RunSkills', 'SkillCollision', 'SkillCommandErrorCode', 'SkillExclusion', 'SourceStatus', 'ToolSetSkills',
 ];
 
 /** Names a module re-exports with `export type { … }`, read from its source (it has only named re-exports). */
