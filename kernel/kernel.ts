@@ -22,6 +22,9 @@ import { ToolListTracker, type ToolsChangedEvent } from './assembly/tools-change
 import { KernelUsageError } from './assembly/usage-error.js';
 import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
 import { WorkspaceRouter } from './workspace/router.js';
+import { createKernelTurns, type HostTurnRequest, type KernelTasks } from './turns/kernel-turns.js';
+import type { StartedTurn } from './turns/turn-service.js';
+import type { TurnRunner } from './turns/types.js';
 
 export interface KernelOptions {
   /** Receives host and plugin log records (plugin stdout/stderr lines tagged `plugin:<id>`). */
@@ -48,6 +51,15 @@ export interface Kernel {
   readonly diagnostics: DiagnosticsEmitter;
   /** The plugin host, for hosts that need lower-level control. */
   readonly host: PluginHost;
+  /**
+   * Registers the host's turn runner: every turn the kernel starts (sessions_spawn,
+   * sessions_send, a cron job's run) is handed to it. Returns the unregister function.
+   */
+  registerTurnRunner(runner: TurnRunner): () => void;
+  /** Starts a turn through the registered runner (a user message, a memory flush); a task in the ledger. */
+  startTurn(request: HostTurnRequest): StartedTurn;
+  /** The tasks ledger: detached turns and background work, their state, and cancellation. */
+  readonly tasks: KernelTasks;
 }
 
 type Lifecycle = 'new' | 'starting' | 'started' | 'stopping' | 'stopped';
@@ -85,6 +97,13 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const isKnownTool = (name: string) => isKnownCoreToolId(name) || tracker.providerOf(name) !== undefined;
   let lifecycle: Lifecycle = 'new';
   let starting: Promise<void> | undefined;
+  const turns = createKernelTurns({
+    config,
+    host,
+    assemble: (run) => assembleTools(run),
+    resolve: (run) => resolveRun(run),
+    warn: (message) => log({ level: 'warn', source: 'kernel', message }),
+  });
 
   host.onDidChange(() => {
     if (lifecycle !== 'started') return;
@@ -116,7 +135,8 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     const surface = surfaces.get(run.enabledPlugins);
     const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: [...run.warnings, ...surface.warnings] });
     const target = { provider: run.provider, modelId: run.model };
-    const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement };
+    const caller = { runId, agentId: run.agentId, sessionKey: run.sessionKey, trigger: run.trigger ?? 'user', jobId: run.jobId, depth: run.subagentDepth ?? 0, tools: result.effectiveAllowlist, memoryWritePath: run.memoryWritePath };
+    const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement, beginCall: turns.callerRun(caller) };
     const tools: KernelTool[] = result.tools.map((tool) =>
       pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding),
     );
@@ -173,6 +193,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     start,
     stop: async () => {
       lifecycle = 'stopping';
+      await turns.stop(); // cancelled turns settle (and are recorded) while their plugins still run
       await host.stop();
       router.reset();
       runs.clear();
@@ -186,5 +207,11 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     },
     diagnostics,
     host,
+    registerTurnRunner: turns.registerTurnRunner,
+    startTurn: (request) => {
+      assertUsable();
+      return turns.startTurn(request);
+    },
+    tasks: turns.tasks,
   };
 }

@@ -16,6 +16,9 @@ import type { ContributedTool, PluginHost } from '../host/index.js';
 export const BUNDLED_CORE_TOOLS: ReadonlyMap<string, string> = new Map([
   ...['ls', 'read', 'write', 'edit', 'apply_patch'].map((tool) => [tool, 'fs'] as const),
   ...['exec', 'process'].map((tool) => [tool, 'shell'] as const),
+  ['automations', 'automations'],
+  ...['sessions_spawn', 'sessions_send', 'sessions_yield', 'sessions_list', 'sessions_history', 'session_status'].map((tool) => [tool, 'sessions'] as const),
+  ['subagents', 'tasks'],
 ]);
 
 /** A contributed tool with what policy needs. */

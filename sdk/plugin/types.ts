@@ -8,6 +8,8 @@ import type {
   SandboxPrepareParams,
   SandboxPrepareResult,
   SkillsListResult,
+  TaskRecord,
+  TasksQueryParams,
   ToolContribution,
   ToolInvokeResult,
   ToolProgressValue,
@@ -15,6 +17,7 @@ import type {
   WorkspaceOperation,
   WorkspaceService,
 } from '../../protocol/index.js';
+import type { CallKernelClient, KernelClient } from '../serve/kernel-client.js';
 
 /** Structured logging to the kernel (`$/log`), shown under `plugin:<id>`. @since 1 */
 export type PluginLogger = Record<LogLevel, (message: string, data?: unknown) => void>;
@@ -36,6 +39,8 @@ export interface ToolContext extends HandlerContext {
   workspace: WorkspaceService;
   /** Who is calling (session, agent, tool call id). */
   call: CallContext;
+  /** The kernel's turn and session services for this call (granted to designated plugins only). */
+  kernel: CallKernelClient;
 }
 
 /** Tool result: a full result, or a string (one text block). */
@@ -89,6 +94,13 @@ export interface SkillSourceDefinition {
   list(ctx: HandlerContext): Promise<SkillsListResult> | SkillsListResult;
 }
 
+/** Kernel → plugin requests of the tasks ledger; declaring it sets the `taskLedger` capability. @since 1 */
+export interface TaskLedgerDefinition {
+  record(task: TaskRecord, ctx: HandlerContext): TaskRecord | Promise<TaskRecord>;
+  query(params: z.output<typeof TasksQueryParams>, ctx: HandlerContext): { tasks: TaskRecord[] } | Promise<{ tasks: TaskRecord[] }>;
+  requestCancel(id: string, ctx: HandlerContext): { task?: TaskRecord } | Promise<{ task?: TaskRecord }>;
+}
+
 /** Everything a plugin declares. @since 1 */
 export interface PluginDefinition {
   id: string;
@@ -99,8 +111,10 @@ export interface PluginDefinition {
   hooks?: PluginHooks;
   sandboxBackends?: SandboxBackendDefinition[];
   skillSources?: SkillSourceDefinition[];
+  /** The tasks ledger, if this plugin keeps it. */
+  taskLedger?: TaskLedgerDefinition;
   /** Runs during the handshake, before the plugin answers (open resources here). */
-  activate?(ctx: { settings: Record<string, unknown>; log: PluginLogger }): void | Promise<void>;
+  activate?(ctx: { settings: Record<string, unknown>; log: PluginLogger; kernel: KernelClient }): void | Promise<void>;
   /** Runs on `$/shutdown` before the plugin answers. */
   deactivate?(): void | Promise<void>;
 }

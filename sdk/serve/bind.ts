@@ -14,7 +14,8 @@ import {
 import { pluginContributions, toolContribution } from '../plugin/define.js';
 import type { PluginDefinition, ToolDefinition } from '../plugin/types.js';
 import { createRemoteLogger } from './context.js';
-import { registerHookHandlers, registerSandboxHandlers, registerSkillHandlers, registerToolHandlers, type PluginState } from './handlers.js';
+import { registerHookHandlers, registerSandboxHandlers, registerSkillHandlers, registerTaskLedgerHandlers, registerToolHandlers, type PluginState } from './handlers.js';
+import { createKernelClient } from './kernel-client.js';
 
 /** A plugin bound to one connection: what serve() runs and what the test harness drives. @since 1 */
 export interface PluginRuntime {
@@ -57,7 +58,7 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
     }
     state.settings = params.data.settings;
     try {
-      await plugin.activate?.({ settings: state.settings, log: state.log });
+      await plugin.activate?.({ settings: state.settings, log: state.log, kernel: createKernelClient(conn) });
     } catch (error) {
       return new ResponseError(ProtocolErrorCodes.HandshakeFailed, `plugin "${plugin.id}" failed to activate: ${(error as Error)?.message ?? error}`);
     }
@@ -65,7 +66,7 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
     return {
       protocolVersion: chosen,
       plugin: { id: plugin.id, version: plugin.version },
-      capabilities: { toolsListChanged: true, cancellation: true, progress: true },
+      capabilities: { toolsListChanged: true, cancellation: true, progress: true, ...(plugin.taskLedger ? { taskLedger: true } : {}) },
       contributes: pluginContributions(plugin),
     };
   });
@@ -87,6 +88,7 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
   registerHookHandlers(conn, state, plugin);
   registerSandboxHandlers(conn, state, plugin);
   registerSkillHandlers(conn, state, plugin);
+  registerTaskLedgerHandlers(conn, state, plugin);
 
   const closed = new Promise<void>((resolve) => conn.onClose(() => resolve()));
   conn.listen();

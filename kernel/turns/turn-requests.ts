@@ -1,0 +1,152 @@
+/**
+ * The kernel's answers to plugins' turn, session and task requests. Every decision is made
+ * from the kernel's own records: the calling run (by call token), the config (spawn depth,
+ * agent-to-agent), and which plugin is designated to serve the tool a request belongs to.
+ */
+import { randomUUID } from 'node:crypto';
+import { SessionQueryParams, TurnStartParams, type RunInfo, type TurnStartResult } from '../../protocol/index.js';
+import type { PincerConfig } from '../config/schema.js';
+import type { HostServices, PluginHost } from '../host/index.js';
+import { foldId } from '../policy/id-match.js';
+import { assertAgentToAgent } from './agent-to-agent.js';
+import type { CallRegistry, CallerRun } from './call-registry.js';
+import { TurnError } from './errors.js';
+import { sessionBelongsTo, type SessionDirectory, type SessionEntry } from './sessions.js';
+import type { TaskLedger } from './task-ledger.js';
+import type { StartedTurn, TurnService } from './turn-service.js';
+import type { TurnOutcome } from './types.js';
+
+export interface TurnRequestDeps {
+  config: PincerConfig;
+  host: PluginHost;
+  calls: CallRegistry;
+  turns: TurnService;
+  sessions: SessionDirectory;
+  ledger: TaskLedger;
+  /** The session key a run resolves to for `agentId` with no key (its main session). */
+  agentKnown(agentId: string): string;
+}
+
+/** Which core tool a request belongs to: only the plugin designated to serve it may ask. */
+const SERVES: Readonly<Record<string, readonly string[]>> = {
+  subagent: ['sessions_spawn'],
+  send: ['sessions_send'],
+  cron: ['automations'],
+  sessions: ['sessions_list', 'sessions_history', 'session_status', 'sessions_yield', 'subagents'],
+};
+
+function assertDesignated(host: PluginHost, pluginId: string, what: keyof typeof SERVES): void {
+  if (!SERVES[what]!.some((tool) => host.designatedPlugin(tool) === pluginId)) {
+    throw new TurnError('NOT_DESIGNATED', `plugin "${pluginId}" may not ask for ${what} turns: it is not the plugin designated to serve ${SERVES[what]!.join(' or ')}`);
+  }
+}
+
+/** Waits up to `ms` for a turn; undefined when it is still running then. */
+async function settleWithin(done: Promise<TurnOutcome>, ms: number): Promise<TurnOutcome | undefined> {
+  if (ms <= 0) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  return Promise.race([done, timeout]).finally(() => clearTimeout(timer));
+}
+
+function sessionView(entry: SessionEntry) {
+  const { history, ...rest } = entry;
+  return { ...rest, messages: history.length, lastMessage: history.at(-1)?.text.slice(0, 200) };
+}
+
+export function createTurnRequestHandler(deps: TurnRequestDeps): HostServices {
+  const { config, host, calls, turns, sessions, ledger } = deps;
+
+  async function startResult(turn: StartedTurn, waitMs: number): Promise<TurnStartResult> {
+    const outcome = await settleWithin(turn.done, waitMs);
+    return { runId: turn.runId, sessionKey: turn.sessionKey, taskId: turn.taskId, state: outcome?.state ?? 'running', reply: outcome?.reply, error: outcome?.error };
+  }
+
+  function spawn(caller: CallerRun, params: ReturnType<typeof TurnStartParams.parse>): StartedTurn {
+    const depth = caller.depth + 1;
+    if (depth > caller.maxSpawnDepth) {
+      throw new TurnError('SPAWN_DEPTH_EXCEEDED', `session "${caller.sessionKey}" is at spawn depth ${caller.depth}; a child would be at depth ${depth}, deeper than tools.subagents.maxSpawnDepth (${caller.maxSpawnDepth})`);
+    }
+    const sessionKey = `agent:${foldId(caller.agentId)}:subagent:${randomUUID()}`;
+    return turns.start({
+      kind: 'subagent', agentId: caller.agentId, sessionKey, trigger: 'subagent', message: params.message, subagentDepth: depth,
+      inheritedAllowlist: caller.tools, parentRunId: caller.runId, parentSessionKey: caller.sessionKey, label: params.label,
+    });
+  }
+
+  function send(caller: CallerRun, params: ReturnType<typeof TurnStartParams.parse>): StartedTurn {
+    const target = params.sessionKey?.trim();
+    if (!target) throw new TurnError('INVALID_REQUEST', 'sessions_send needs the target sessionKey');
+    const known = sessions.get(target);
+    const agentId = known?.agentId ?? /^agent:([^:]+):/.exec(target)?.[1];
+    if (!agentId) throw new TurnError('SESSION_NOT_VISIBLE', `session "${target}" is unknown and does not name its agent (agent:<id>:...)`);
+    assertAgentToAgent(config.tools?.agentToAgent, caller.agentId, agentId);
+    deps.agentKnown(agentId);
+    // The target runs as its own top-level session: the sender's message is labelled, never its tools.
+    return turns.start({
+      kind: 'send', agentId, sessionKey: target, trigger: 'user', message: params.message, subagentDepth: known?.depth ?? 0,
+      source: { agentId: caller.agentId, sessionKey: caller.sessionKey }, parentSessionKey: caller.sessionKey, label: params.label,
+    });
+  }
+
+  function cron(params: ReturnType<typeof TurnStartParams.parse>): StartedTurn {
+    const { agentId, jobId } = params;
+    if (!agentId || !jobId) throw new TurnError('INVALID_REQUEST', 'a cron turn needs agentId and jobId');
+    if (!params.toolsAllow) throw new TurnError('INVALID_REQUEST', `cron job "${jobId}" has no toolsAllow cap; refusing to run it uncapped`);
+    const resolved = deps.agentKnown(agentId);
+    const sessionKey = params.sessionKey?.trim() || `agent:${foldId(resolved)}:cron:${jobId}`;
+    if (!sessionBelongsTo(sessionKey, resolved)) throw new TurnError('SESSION_NOT_VISIBLE', `cron job "${jobId}" names session "${sessionKey}", which is not agent "${resolved}"'s`);
+    return turns.start({ kind: 'cron', agentId: resolved, sessionKey, trigger: 'cron', jobId, message: params.message, subagentDepth: 0, toolsAllow: params.toolsAllow, label: params.label ?? `cron ${jobId}` });
+  }
+
+  async function query(caller: CallerRun, params: ReturnType<typeof SessionQueryParams.parse>): Promise<Record<string, unknown>> {
+    if (params.op === 'list') return { sessions: sessions.listFor(caller.agentId, params.limit).map(sessionView) };
+    if (params.op === 'yield') {
+      const spawned = turns.spawnedBy(caller.runId);
+      const results = await Promise.all(
+        spawned.map(async (turn) => {
+          const outcome = await settleWithin(turn.done, params.waitMs);
+          return { sessionKey: turn.sessionKey, taskId: turn.taskId, state: outcome?.state ?? 'running', reply: outcome?.reply, error: outcome?.error };
+        }),
+      );
+      return { children: results };
+    }
+    const key = params.sessionKey?.trim() || caller.sessionKey;
+    const entry = sessions.get(key);
+    if (!sessionBelongsTo(key, caller.agentId) && foldId(entry?.agentId) !== foldId(caller.agentId)) {
+      throw new TurnError('SESSION_NOT_VISIBLE', `session "${key}" belongs to another agent; agent "${caller.agentId}" may read only its own sessions`);
+    }
+    if (params.op === 'history') return { sessionKey: key, messages: entry ? entry.history.slice(-params.limit) : [] };
+    const tasks = await ledger.query({ agentId: caller.agentId, parentSessionKey: key, states: ['queued', 'running'], limit: 50 });
+    return { sessionKey: key, agentId: caller.agentId, trigger: key === caller.sessionKey ? caller.trigger : entry?.kind, depth: entry?.depth ?? caller.depth, running: entry?.running ?? 0, messages: entry?.history.length ?? 0, activeTasks: tasks.length };
+  }
+
+  return {
+    async request(pluginId, method, raw) {
+      if (method === 'run/describe') {
+        const { memoryWritePath: _m, ...info } = calls.runOf(pluginId, (raw as { callToken: string }).callToken);
+        return info satisfies RunInfo;
+      }
+      if (method === 'turns/start') {
+        const params = TurnStartParams.parse(raw);
+        assertDesignated(host, pluginId, params.kind);
+        const turn = params.kind === 'cron' ? cron(params) : params.kind === 'subagent' ? spawn(calls.runOf(pluginId, params.callToken), params) : send(calls.runOf(pluginId, params.callToken), params);
+        return startResult(turn, params.waitMs);
+      }
+      if (method === 'sessions/query') {
+        const params = SessionQueryParams.parse(raw);
+        assertDesignated(host, pluginId, 'sessions');
+        return query(calls.runOf(pluginId, params.callToken), params);
+      }
+      throw new TurnError('INVALID_REQUEST', `unknown method ${method}`);
+    },
+    notify(pluginId, method, raw) {
+      if (method === 'tasks/cancelRequested' && pluginId === ledger.ledgerPlugin()) {
+        turns.cancel((raw as { id: string }).id, 'cancel requested through the tasks ledger');
+      } else if (method === 'tasks/report') {
+        const report = raw as { localId: string; kind: string; state: 'queued'; title: string; progress?: string; sessionKey?: string; error?: string };
+        void ledger.record({ id: `${pluginId}:${report.localId}`, kind: report.kind, state: report.state, agentId: '', sessionKey: report.sessionKey, ownerPlugin: pluginId, title: report.title, progress: report.progress, error: report.error });
+      }
+    },
+  };
+}
