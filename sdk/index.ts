@@ -7,11 +7,12 @@
  * - the in-memory test harness lives at `pincer/sdk/testing`.
  */
 export {
-  definePlugin, defineTool, serve, bindPlugin, pluginContributions, pluginManifest, pluginDataDir, CancelledError, PluginError, WorkspaceError,
+  definePlugin, defineTool, serve, bindPlugin, pluginContributions, pluginManifest, pluginDataDir, CancelledError, PluginError, WorkspaceError, TurnRefusedError,
 } from './plugin-api.js';
 export type {
   PluginManifestFile, BindOptions, PluginRuntime, HandlerContext, HookDefinition, PluginDefinition, PluginHooks, PluginLogger,
-  SandboxBackendDefinition, SandboxOperations, SkillSourceDefinition, ToolContext, ToolDefinition, ToolReturn,
+  SandboxBackendDefinition, SandboxOperations, SkillSourceDefinition, ToolContext, ToolDefinition, ToolReturn, TaskLedgerDefinition,
+  CallKernelClient, KernelClient,
 } from './plugin-api.js';
 
 export {
