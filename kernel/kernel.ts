@@ -101,6 +101,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     config,
     host,
     assemble: (run) => assembleTools(run),
+    probeTools: (run) => assembleTools(run).effectiveAllowlist,
     resolve: (run) => resolveRun(run),
     warn: (message) => log({ level: 'warn', source: 'kernel', message }),
   });

@@ -37,6 +37,8 @@ export interface KernelTurnsDeps {
   config: PincerConfig;
   host: PluginHost;
   assemble(run: RunContext & { runId: string }): ToolSet;
+  /** The tools a run with this context would hold now (no call, no spawn). */
+  probeTools(run: RunContext): readonly string[];
   /** The agent id and main session a run context resolves to (throws for an unknown agent). */
   resolve(run: RunContext): { agentId: string; sessionKey: string };
   warn(message: string): void;
@@ -49,7 +51,7 @@ export function createKernelTurns(deps: KernelTurnsDeps) {
   const turns = new TurnService({ assemble: deps.assemble, sessions, ledger, warn: deps.warn });
   const maxSpawnDepth = deps.config.tools?.subagents?.maxSpawnDepth ?? DEFAULT_MAX_SPAWN_DEPTH;
   deps.host.setHostServices(
-    createTurnRequestHandler({ config: deps.config, host: deps.host, calls, turns, sessions, ledger, agentKnown: (agentId) => deps.resolve({ agentId }).agentId }),
+    createTurnRequestHandler({ config: deps.config, host: deps.host, calls, turns, sessions, ledger, agentKnown: (agentId) => deps.resolve({ agentId }).agentId, probeTools: deps.probeTools }),
   );
 
   const tasks: KernelTasks = {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { SessionQueryParams, TurnStartParams, type RunInfo, type TurnStartResult } from '../../protocol/index.js';
 import type { PincerConfig } from '../config/schema.js';
 import type { HostServices, PluginHost } from '../host/index.js';
+import type { RunContext } from '../policy/index.js';
 import { foldId } from '../policy/id-match.js';
 import { assertAgentToAgent } from './agent-to-agent.js';
 import type { CallRegistry, CallerRun } from './call-registry.js';
@@ -23,8 +24,10 @@ export interface TurnRequestDeps {
   turns: TurnService;
   sessions: SessionDirectory;
   ledger: TaskLedger;
-  /** The session key a run resolves to for `agentId` with no key (its main session). */
+  /** The agent id `agentId` resolves to (throws for an unknown agent). */
   agentKnown(agentId: string): string;
+  /** The tools a run with this context would hold now. */
+  probeTools(run: RunContext): readonly string[];
 }
 
 /** Which core tool a request belongs to: only the plugin designated to serve it may ask. */
@@ -96,6 +99,13 @@ export function createTurnRequestHandler(deps: TurnRequestDeps): HostServices {
     const resolved = deps.agentKnown(agentId);
     const sessionKey = params.sessionKey?.trim() || `agent:${foldId(resolved)}:cron:${jobId}`;
     if (!sessionBelongsTo(sessionKey, resolved)) throw new TurnError('SESSION_NOT_VISIBLE', `cron job "${jobId}" names session "${sessionKey}", which is not agent "${resolved}"'s`);
+    const granted = params.toolsAllow;
+    if (granted.length > 0 && !granted.includes('*')) {
+      const now = new Set(deps.probeTools({ agentId: resolved, sessionKey, trigger: 'cron', jobId, toolsAllow: granted }));
+      if (now.size === 0) {
+        throw new TurnError('JOB_TOOLS_REMOVED', `cron job "${jobId}" of agent "${resolved}" was granted [${granted.join(', ')}] by its creator, and none of them is available to the agent any more (removed by config or a plugin gone); not running it. Re-create the job from a run that holds the tools it needs, or update its toolsAllow.`);
+      }
+    }
     return turns.start({ kind: 'cron', agentId: resolved, sessionKey, trigger: 'cron', jobId, message: params.message, subagentDepth: 0, toolsAllow: params.toolsAllow, label: params.label ?? `cron ${jobId}` });
   }
 

@@ -16,6 +16,7 @@ export const TURN_REFUSAL_REASONS = [
   'SPAWN_DEPTH_EXCEEDED', // the child would be deeper than tools.subagents.maxSpawnDepth
   'SESSION_NOT_VISIBLE', // the session belongs to another agent (or does not exist)
   'AGENT_TO_AGENT_DENIED', // tools.agentToAgent does not allow this pair of agents
+  'JOB_TOOLS_REMOVED', // none of the tools a cron job was granted is available to its agent any more
   'INVALID_REQUEST', // a field is missing or malformed; the message names it
   'KERNEL_STOPPING', // the kernel is shutting down
 ] as const;
