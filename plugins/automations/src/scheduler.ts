@@ -6,7 +6,7 @@
  * the others are recorded as skipped and wait for their next slot). A job never runs twice at
  * once, and every slot is either run or recorded.
  */
-import { MAX_MISSED_JOBS_PER_RESTART, MISSED_JOB_STAGGER_MS, TICK_WATCHDOG_MS } from './constants.js';
+import { MAX_MISSED_JOBS_PER_RESTART, MIN_REFIRE_GAP_MS, MISSED_JOB_STAGGER_MS, TICK_WATCHDOG_MS } from './constants.js';
 import type { Job, JobRun, JobStore } from './job-store.js';
 import { nextRunAfter } from './schedule.js';
 import { slotAfterRun, timerDelay } from './timer-delay.js';
@@ -90,8 +90,15 @@ export class Scheduler {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#stopped || this.#catchingUp) return;
-    const jobs = this.deps.store.list();
-    const delay = timerDelay(this.nextWakeAt(jobs), this.#now(), jobs.some((job) => job.enabled));
+    let delay: number | undefined;
+    try {
+      const jobs = this.deps.store.list();
+      delay = timerDelay(this.nextWakeAt(jobs), this.#now(), jobs.some((job) => job.enabled));
+    } catch (error) {
+      // An unreadable store must not stop the scheduler for good: retry after the refire gap.
+      this.deps.log.error(`cron: could not read the jobs to arm the timer (retrying in ${MIN_REFIRE_GAP_MS} ms): ${error instanceof Error ? error.message : String(error)}`);
+      delay = MIN_REFIRE_GAP_MS;
+    }
     if (delay === undefined) return;
     this.#timer = setTimeout(() => this.#onTimer(), delay);
     this.#timer.unref?.();
