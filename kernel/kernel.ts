@@ -13,6 +13,7 @@ import { isKnownCoreToolId } from '../protocol/vocabulary/index.js';
 import type { PincerConfig } from './config/schema.js';
 import { collectHooks } from './assembly/hooks.js';
 import { pluginKernelTool } from './assembly/plugin-tool.js';
+import { memoryWritePathOf, memoryWriteTool } from './assembly/memory-run.js';
 import { createRunResolver, type ResolvedRun } from './assembly/run-shape.js';
 import { callsBlocked, explainInRun, pluginAvailability } from './assembly/run-explain.js';
 import { RunRegistry } from './assembly/run-registry.js';
@@ -127,6 +128,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     assertUsable();
     if (lifecycle !== 'started') throw new KernelUsageError('KERNEL_NOT_STARTED', 'assembleTools() before start() resolved would return a partial tool list; await kernel.start() first');
     const resolved = resolveRun(runContext);
+    const memoryWritePath = memoryWritePathOf(runContext);
     if (runContext.runId !== undefined && (typeof runContext.runId !== 'string' || !runContext.runId.trim())) {
       throw new KernelUsageError('INVALID_CALL', 'runContext.runId must be a non-empty string');
     }
@@ -136,11 +138,13 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     const surface = surfaces.get(run.enabledPlugins);
     const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: [...run.warnings, ...surface.warnings] });
     const target = { provider: run.provider, modelId: run.model };
-    const caller = { runId, agentId: run.agentId, sessionKey: run.sessionKey, trigger: run.trigger ?? 'user', jobId: run.jobId, depth: run.subagentDepth ?? 0, tools: result.effectiveAllowlist, memoryWritePath: run.memoryWritePath };
+    const caller = { runId, agentId: run.agentId, sessionKey: run.sessionKey, trigger: run.trigger ?? 'user', jobId: run.jobId, depth: run.subagentDepth ?? 0, tools: result.effectiveAllowlist, memoryWritePath };
     const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement, beginCall: turns.callerRun(caller) };
-    const tools: KernelTool[] = result.tools.map((tool) =>
-      pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding),
-    );
+    const tools: KernelTool[] = result.tools.map((tool) => {
+      const kernelTool = pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding);
+      // A memory run's write is the kernel's append to its one path (the policy left it only read and write).
+      return memoryWritePath !== undefined && tool.name === 'write' ? memoryWriteTool(kernelTool, memoryWritePath, router, run.sessionKey, run.placement) : kernelTool;
+    });
     const blocked = () => callsBlocked(host, config, run.enabledPlugins);
     return createToolSet({
       run,
