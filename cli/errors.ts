@@ -21,6 +21,8 @@ export type CliErrorCode =
   /** The run's workspace is `/` or the home directory and `--workspace` did not name it. Exit 1. */
   | 'UNSAFE_WORKSPACE'
   /** A bug in the CLI itself. Exit 70 (EX_SOFTWARE). */
+  /** A named thing (a task) does not exist. Exit 1. */
+  | 'NOT_FOUND'
   | 'INTERNAL';
 
 const EXIT_CODES: Record<CliErrorCode, number> = {
@@ -31,6 +33,7 @@ const EXIT_CODES: Record<CliErrorCode, number> = {
   KERNEL: 1,
   UNHEALTHY: 1,
   UNSAFE_WORKSPACE: 1,
+  NOT_FOUND: 1,
   INTERNAL: 70,
 };
 

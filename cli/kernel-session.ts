@@ -7,7 +7,7 @@ import { discoverConfig, loadDiscoveredConfig, type ConfigSource } from './confi
 import { err, type CliContext } from './context.js';
 import { CliError, toCliError } from './errors.js';
 import { startProgress } from './format/progress.js';
-import type { Kernel, PluginStatus, RunContext, ToolSet } from './kernel.js';
+import type { Kernel, PincerConfig, PluginStatus, RunContext, ToolSet } from './kernel.js';
 import { createStderrLogger } from './logger.js';
 import { checkWorkspace, resolveWorkspaceFlag } from './workspace-guard.js';
 
@@ -25,6 +25,8 @@ export interface OpenOptions {
   workspaceFlag?: string;
   /** The command, for usage errors. */
   command?: string;
+  /** Changes the loaded config before the kernel starts (a command that needs a bundled plugin adds it). */
+  adjustConfig?: (config: PincerConfig) => PincerConfig;
   /** Log level for kernel and plugin logs on stderr; `$PINCER_LOG` overrides. */
   logLevel?: 'error' | 'warn' | 'info' | 'debug';
 }
@@ -45,7 +47,8 @@ export async function openKernel(ctx: CliContext, options: OpenOptions): Promise
   const source = discoverConfig(ctx, options.configFlag);
   // Agents without a configured workspace work in `--workspace`, else where pincer runs.
   const base = workspace ?? ctx.cwd;
-  const config = await loadDiscoveredConfig(ctx, api, source, base);
+  const loaded = await loadDiscoveredConfig(ctx, api, source, base);
+  const config = options.adjustConfig ? options.adjustConfig(loaded) : loaded;
   const logger = createStderrLogger(ctx, options.logLevel ?? 'warn');
   let kernel: Kernel;
   try {

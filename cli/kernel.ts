@@ -79,9 +79,14 @@ export interface PluginStatus {
   rejectedTools?: Array<{ name: string; reason: string }>;
 }
 
+export type { TaskRecord } from '../protocol/index.js';
+import type { TaskRecord, TasksQueryParams } from '../protocol/index.js';
+
 export interface Kernel {
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** The tasks ledger (needs a plugin keeping it: `pincer tasks` adds the bundled one). */
+  readonly tasks?: { list(filter?: TasksQueryParams): Promise<TaskRecord[]>; get(id: string): Promise<TaskRecord | undefined>; cancel(id: string): Promise<TaskRecord | undefined> };
   assembleTools(run: RunContext): ToolSet;
   plugins(): PluginStatus[];
   on(event: 'toolsChanged', listener: () => void): () => void;

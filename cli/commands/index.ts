@@ -6,9 +6,10 @@ import { explainCommand } from './explain.js';
 import { pluginsCommand } from './plugins.js';
 import { sandboxCommand } from './sandbox.js';
 import { serveCommand } from './serve.js';
+import { tasksCommand } from './tasks.js';
 import { toolsCommand } from './tools.js';
 
-export const COMMANDS: readonly Command[] = [toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, sandboxCommand, serveCommand];
+export const COMMANDS: readonly Command[] = [toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, sandboxCommand, serveCommand, tasksCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);
