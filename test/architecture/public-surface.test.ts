@@ -16,6 +16,7 @@ const SURFACES: Record<string, string[]> = {
     'pluginToolsFromManifests',
     'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError', 'KernelUsageError', 'KERNEL_CALL_CODES',
     'toOpenAITools', 'toAnthropicTools', 'toGeminiTools', 'ProviderToolError',
+    'createScriptedTurnRunner', 'stepsFromMessage', 'TurnError',
   ],
   'pincer/sdk (sdk/index.ts)': [
     'CancelledError', 'DEFAULT_MAX_READ_BYTES', 'HostFsBridge', 'PathGuard', 'PluginError', 'PolicyInputError', 'SandboxError',
@@ -26,7 +27,7 @@ const SURFACES: Record<string, string[]> = {
     'isToolAllowedByPolicies', 'isToolAllowedByPolicyName', 'mapWorkspacePath', 'normalizeToolList', 'normalizeToolPolicyName',
     'pluginContributions', 'pluginDataDir', 'pluginManifest', 'readBounded', 'readDirectoryEntries', 'readToolAllowlistIntersection', 'resolvePathMapping',
     'resolveSandboxDockerUser', 'resolveSandboxMounts', 'serve', 'splitSandboxBindSpec', 'toolPolicy', 'validateSandboxSecurity',
-    'workspaceErrorCodeOf', 'writeFileAtomic', 'okResult', 'errorResult', 'workspaceErrorResult',
+    'workspaceErrorCodeOf', 'writeFileAtomic', 'okResult', 'errorResult', 'workspaceErrorResult', 'TurnRefusedError',
   ],
 };
 
@@ -43,6 +44,11 @@ const KERNEL_TYPES = [
   'ToolExecutionErrorEvent', 'ToolExecutionEventBase', 'ToolExecutionRejectedEvent', 'ToolExecutionStartedEvent', 'ToolExplanation', 'ToolGate',
   'ToolGateOptions', 'ToolLoopDetectedEvent', 'ToolLoopDetectionConfig', 'ToolLoopDetector', 'ToolResult', 'ToolSet', 'ToolsChangedEvent',
   'TrustedPolicyDecision', 'TrustedToolPolicy', 'UnavailableToolExplanation', 'VetoCode',
+  'ScriptedStep', 'ScriptedTurnRecord', 'ScriptedTurnRunner', 'TurnScript', 'TurnContext', 'TurnOutcome', 'TurnRequest', 'TurnResult', 'TurnRunner',
+  'HostTurnRequest', 'KernelTasks', 'StartedTurn',
+  // Provider tool formats and config lint options (exported by the serve-cli and policy work).
+  'AnthropicTool', 'GeminiFunctionDeclaration', 'GeminiTool', 'OpenAIChatTool', 'OpenAIFunction', 'OpenAIResponsesTool', 'OpenAIToolOptions',
+  'PolicyLintOptions', 'ProviderToolErrorCode', 'ProviderToolInput',
 ];
 
 /** Names a module re-exports with `export type { … }`, read from its source (it has only named re-exports). */
