@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { PluginHost } from '../../kernel/host/index.js';
+import { CallRegistry } from '../../kernel/turns/call-registry.js';
+import { SessionDirectory } from '../../kernel/turns/sessions.js';
+import { TaskLedger } from '../../kernel/turns/task-ledger.js';
+import { createTurnRequestHandler } from '../../kernel/turns/turn-requests.js';
+import { TurnService } from '../../kernel/turns/turn-service.js';
+import type { TurnRequest } from '../../kernel/turns/types.js';
+
+const DESIGNATED: Record<string, string> = { sessions_spawn: 'sessions', sessions_send: 'sessions', sessions_list: 'sessions', automations: 'automations' };
+
+function setup(config: Record<string, unknown> = {}) {
+  const host = { designatedPlugin: (tool: string) => DESIGNATED[tool], status: () => [], capabilitiesOf: () => ({}) } as unknown as PluginHost;
+  const calls = new CallRegistry();
+  const sessions = new SessionDirectory();
+  const ledger = new TaskLedger(host, () => undefined);
+  const started: TurnRequest[] = [];
+  const turns = new TurnService({ assemble: () => ({ tools: [] }) as never, sessions, ledger, warn: () => undefined });
+  turns.setRunner({ runTurn: async (request) => (started.push(request), { reply: 'done' }) });
+  const handler = createTurnRequestHandler({ config, host, calls, turns, sessions, ledger, agentKnown: (id) => id, probeTools: () => ['read'] });
+  const signal = new AbortController().signal;
+  const caller = (depth: number, pluginId = 'sessions') =>
+    calls.begin(pluginId, { runId: `run-${depth}`, agentId: 'main', sessionKey: `agent:main:s${depth}`, trigger: 'user', depth, maxSpawnDepth: 2, tools: ['read', 'sessions_spawn'] }).token;
+  const ask = (pluginId: string, method: string, params: unknown) => handler.request(pluginId, method, params, signal);
+  return { ask, caller, started };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<{ reason: string; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { reason: string; message: string };
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('the kernel\'s turn services refuse what a plugin may not ask', () => {
+  it('refuses a spawn deeper than maxSpawnDepth, naming the session and the limit', async () => {
+    const { ask, caller, started } = setup();
+    const ok = (await ask('sessions', 'turns/start', { kind: 'subagent', callToken: caller(1), message: 'go', waitMs: 5_000 })) as { state: string };
+    expect(ok.state).toBe('succeeded');
+    expect(started[0]).toMatchObject({ subagentDepth: 2, inheritedAllowlist: ['read', 'sessions_spawn'], trigger: 'subagent' });
+    const deep = await refusal(ask('sessions', 'turns/start', { kind: 'subagent', callToken: caller(2), message: 'deeper' }));
+    expect(deep.reason).toBe('SPAWN_DEPTH_EXCEEDED');
+    expect(deep.message).toMatch(/session "agent:main:s2" is at spawn depth 2; a child would be at depth 3, deeper than tools.subagents.maxSpawnDepth \(2\)/);
+    expect(started).toHaveLength(1);
+  });
+
+  it('refuses a forged or another plugin\'s call token', async () => {
+    const { ask, caller } = setup();
+    expect((await refusal(ask('sessions', 'run/describe', { callToken: 'forged-token' }))).reason).toBe('UNKNOWN_CALL');
+    const theirs = caller(0, 'fs');
+    expect((await refusal(ask('sessions', 'run/describe', { callToken: theirs }))).reason).toBe('UNKNOWN_CALL');
+    expect((await ask('fs', 'run/describe', { callToken: theirs })) as { runId: string }).toMatchObject({ runId: 'run-0', depth: 0 });
+  });
+
+  it('lets only the designated plugin start subagents, sends or cron runs', async () => {
+    const { ask, caller, started } = setup();
+    const token = caller(0, 'evil');
+    for (const kind of ['subagent', 'send', 'cron']) {
+      const refused = await refusal(ask('evil', 'turns/start', { kind, callToken: token, message: 'pwn', agentId: 'main', jobId: 'j', toolsAllow: ['*'], sessionKey: 'agent:main:x' }));
+      expect(refused.reason, kind).toBe('NOT_DESIGNATED');
+    }
+    expect((await refusal(ask('evil', 'sessions/query', { callToken: token, op: 'list' }))).reason).toBe('NOT_DESIGNATED');
+    expect(started).toEqual([]);
+  });
+
+  it('refuses a cron run without a cap, or in another agent\'s session', async () => {
+    const { ask, started } = setup();
+    expect((await refusal(ask('automations', 'turns/start', { kind: 'cron', agentId: 'main', jobId: 'j', message: 'x' }))).reason).toBe('INVALID_REQUEST');
+    const foreign = await refusal(ask('automations', 'turns/start', { kind: 'cron', agentId: 'main', jobId: 'j', message: 'x', toolsAllow: ['read'], sessionKey: 'agent:other:main' }));
+    expect(foreign.reason).toBe('SESSION_NOT_VISIBLE');
+    expect(started).toEqual([]);
+  });
+
+  it('lets agent-to-agent sends through only when enabled and both agents are listed', async () => {
+    const closed = setup();
+    expect((await refusal(closed.ask('sessions', 'turns/start', { kind: 'send', callToken: closed.caller(0), sessionKey: 'agent:ops:main', message: 'hi' }))).reason).toBe('AGENT_TO_AGENT_DENIED');
+    const half = setup({ tools: { agentToAgent: { enabled: true, allow: ['main'] } } });
+    expect((await refusal(half.ask('sessions', 'turns/start', { kind: 'send', callToken: half.caller(0), sessionKey: 'agent:ops:main', message: 'hi' }))).message).toContain('"ops" is not in tools.agentToAgent.allow');
+    const open = setup({ tools: { agentToAgent: { enabled: true, allow: ['main', 'op*'] } } });
+    await open.ask('sessions', 'turns/start', { kind: 'send', callToken: open.caller(0), sessionKey: 'agent:ops:main', message: 'hi', waitMs: 5_000 });
+    expect(open.started[0]).toMatchObject({ agentId: 'ops', sessionKey: 'agent:ops:main', source: { agentId: 'main', sessionKey: 'agent:main:s0' }, subagentDepth: 0 });
+    expect(open.started[0]!.inheritedAllowlist).toBeUndefined(); // the target runs with its own tools, never the sender's
+  });
+});
