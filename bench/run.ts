@@ -3,6 +3,7 @@
  * need a service (Docker, sshd) say so and are skipped when it is absent.
  */
 import { runAssemblyBench } from './assembly.bench.js';
+import { runAutomationsBench } from './automations.bench.js';
 import { runFsIntegrityBench } from './fs-integrity.bench.js';
 import { runGateBench } from './gate.bench.js';
 import { runHostBench } from './host.bench.js';
@@ -20,6 +21,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ['fs-integrity', runFsIntegrityBench],
   ['mcp', runMcpBench],
   ['sandbox', runSandboxBench],
+  ['automations', runAutomationsBench],
 ];
 
 const only = process.argv.slice(2);

@@ -88,20 +88,23 @@ export class LedgerStore {
   /** Inserts or updates; a finished task keeps its end state. Answers the task as stored. */
   record(task: TaskRecord): TaskRecord {
     return this.#store.write(`recording task ${task.id}`, (db) => {
-      const existing = db.prepare('SELECT * FROM task WHERE id = ?').get(task.id) as Row | undefined;
-      if (existing && isFinished(existing.state)) return toTask(existing);
       const values = {
         id: task.id, kind: task.kind, state: task.state, agent_id: task.agentId, session_key: task.sessionKey ?? null, parent_session_key: task.parentSessionKey ?? null,
         job_id: task.jobId ?? null, owner_plugin: task.ownerPlugin ?? null, title: task.title, progress: task.progress ?? null, result: task.result ?? null, error: task.error ?? null,
-        owner_pid: this.ownerPid, owner_instance: this.#instance, created_at: existing?.created_at ?? task.createdAt, updated_at: task.updatedAt,
+        owner_pid: this.ownerPid, owner_instance: this.#instance, created_at: task.createdAt, updated_at: task.updatedAt,
       };
-      db.prepare(
-        `INSERT INTO task (id, kind, state, agent_id, session_key, parent_session_key, job_id, owner_plugin, title, progress, result, error, owner_pid, owner_instance, created_at, updated_at)
-         VALUES (@id, @kind, @state, @agent_id, @session_key, @parent_session_key, @job_id, @owner_plugin, @title, @progress, @result, @error, @owner_pid, @owner_instance, @created_at, @updated_at)
-         ON CONFLICT (id) DO UPDATE SET state = @state, progress = coalesce(@progress, progress), result = coalesce(@result, result), error = coalesce(@error, error),
-           title = @title, owner_pid = @owner_pid, owner_instance = @owner_instance, updated_at = @updated_at`,
-      ).run(values);
-      return toTask(db.prepare('SELECT * FROM task WHERE id = ?').get(task.id) as Row);
+      // One statement: the update applies only while the stored task is unfinished (an end state is final).
+      const row = db
+        .prepare(
+          `INSERT INTO task (id, kind, state, agent_id, session_key, parent_session_key, job_id, owner_plugin, title, progress, result, error, owner_pid, owner_instance, created_at, updated_at)
+           VALUES (@id, @kind, @state, @agent_id, @session_key, @parent_session_key, @job_id, @owner_plugin, @title, @progress, @result, @error, @owner_pid, @owner_instance, @created_at, @updated_at)
+           ON CONFLICT (id) DO UPDATE SET state = @state, progress = coalesce(@progress, progress), result = coalesce(@result, result), error = coalesce(@error, error),
+             title = @title, owner_pid = @owner_pid, owner_instance = @owner_instance, updated_at = @updated_at
+           WHERE task.state IN ('queued', 'running')
+           RETURNING *`,
+        )
+        .get(values) as Row | undefined;
+      return toTask(row ?? (db.prepare('SELECT * FROM task WHERE id = ?').get(task.id) as Row));
     });
   }
 
