@@ -60,8 +60,8 @@ describe('automations end to end: a real plugin, a real short schedule, restarts
     expect(job.job.toolsAllow).toEqual(['read', 'write', 'apply_patch']);
     expect(job.dropped).toEqual(['exec']);
 
-    await eventually(() => (cronTurns(jobId).length >= 2 ? true : undefined), 'two cron runs', 20_000);
-    for (const turn of cronTurns(jobId).slice(0, 2)) {
+    await eventually(() => (cronTurns(jobId).filter((turn) => turn.results.length === 2).length >= 2 ? true : undefined), 'two finished cron runs', 20_000);
+    for (const turn of cronTurns(jobId).filter((turn) => turn.results.length === 2).slice(0, 2)) {
       expect(turn.request).toMatchObject({ trigger: 'cron', jobId, sessionKey: `agent:main:cron:${jobId}`, toolsAllow: ['read', 'write', 'apply_patch'], subagentDepth: 0 });
       expect(turn.tools.sort()).toEqual(['apply_patch', 'read', 'write']);
       expect(text(turn.results[0]!.result)).toContain('cron notes');
