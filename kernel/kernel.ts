@@ -103,6 +103,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     host,
     assemble: (run) => assembleTools(run),
     probeTools: (run) => assembleTools(run).effectiveAllowlist,
+    agentOfSession: (pluginId, handle) => router.agentOf(pluginId, handle),
     resolve: (run) => resolveRun(run),
     warn: (message) => log({ level: 'warn', source: 'kernel', message }),
   });

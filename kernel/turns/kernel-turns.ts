@@ -13,7 +13,7 @@ import { TaskLedger } from './task-ledger.js';
 import { createTurnRequestHandler } from './turn-requests.js';
 import { TurnService, type StartedTurn } from './turn-service.js';
 import type { TurnRunner } from './types.js';
-import type { TaskRecord, TasksQueryParams } from '../../protocol/index.js';
+import { TasksCancel, type TaskRecord, type TasksQueryParams } from '../../protocol/index.js';
 
 /** A turn an embedding host starts itself (a user message, a memory flush). */
 export interface HostTurnRequest {
@@ -37,6 +37,8 @@ export interface KernelTurnsDeps {
   config: PincerConfig;
   host: PluginHost;
   assemble(run: RunContext & { runId: string }): ToolSet;
+  /** The agent of a session handle a plugin was called for. */
+  agentOfSession(pluginId: string, handle: string | undefined): string | undefined;
   /** The tools a run with this context would hold now (no call, no spawn). */
   probeTools(run: RunContext): readonly string[];
   /** The agent id and main session a run context resolves to (throws for an unknown agent). */
@@ -50,8 +52,21 @@ export function createKernelTurns(deps: KernelTurnsDeps) {
   const ledger = new TaskLedger(deps.host, deps.warn);
   const turns = new TurnService({ assemble: deps.assemble, sessions, ledger, warn: deps.warn });
   const maxSpawnDepth = deps.config.tools?.subagents?.maxSpawnDepth ?? DEFAULT_MAX_SPAWN_DEPTH;
+
+  /** A turn of this kernel stops at once; a plugin's own task (a background command) is asked to stop. */
+  async function stopWork(id: string, reason: string): Promise<void> {
+    if (turns.cancel(id, reason)) return;
+    const task = (await ledger.query({ id, limit: 1 }).catch(() => []))[0];
+    const owner = task?.ownerPlugin;
+    if (!owner || !id.startsWith(`${owner}:`) || ['succeeded', 'failed', 'cancelled'].includes(task.state)) return;
+    await deps.host.requestPlugin(owner, TasksCancel, { localId: id.slice(owner.length + 1) }).catch((error: unknown) => deps.warn(`tasks: plugin "${owner}" could not stop task ${id}: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
   deps.host.setHostServices(
-    createTurnRequestHandler({ config: deps.config, host: deps.host, calls, turns, sessions, ledger, agentKnown: (agentId) => deps.resolve({ agentId }).agentId, probeTools: deps.probeTools }),
+    createTurnRequestHandler({
+      config: deps.config, host: deps.host, calls, turns, sessions, ledger, stopWork,
+      agentKnown: (agentId) => deps.resolve({ agentId }).agentId, probeTools: deps.probeTools, agentOfSession: deps.agentOfSession,
+    }),
   );
 
   const tasks: KernelTasks = {
@@ -59,7 +74,7 @@ export function createKernelTurns(deps: KernelTurnsDeps) {
     get: async (id) => (await ledger.query({ id, limit: 1 }))[0],
     async cancel(id) {
       const task = await ledger.requestCancel(id);
-      turns.cancel(id, 'cancel requested by the host');
+      await stopWork(id, 'cancel requested by the host');
       return task;
     },
   };

@@ -28,6 +28,10 @@ export interface TurnRequestDeps {
   agentKnown(agentId: string): string;
   /** The tools a run with this context would hold now. */
   probeTools(run: RunContext): readonly string[];
+  /** The agent of a session handle the plugin was called for. */
+  agentOfSession(pluginId: string, handle: string | undefined): string | undefined;
+  /** Stops the work of a task: a turn here, or a plugin's own task. */
+  stopWork(id: string, reason: string): Promise<void>;
 }
 
 /** Which core tool a request belongs to: only the plugin designated to serve it may ask. */
@@ -152,10 +156,12 @@ export function createTurnRequestHandler(deps: TurnRequestDeps): HostServices {
     },
     notify(pluginId, method, raw) {
       if (method === 'tasks/cancelRequested' && pluginId === ledger.ledgerPlugin()) {
-        turns.cancel((raw as { id: string }).id, 'cancel requested through the tasks ledger');
+        void deps.stopWork((raw as { id: string }).id, 'cancel requested through the tasks ledger');
       } else if (method === 'tasks/report') {
         const report = raw as { localId: string; kind: string; state: 'queued'; title: string; progress?: string; sessionKey?: string; error?: string };
-        void ledger.record({ id: `${pluginId}:${report.localId}`, kind: report.kind, state: report.state, agentId: '', sessionKey: report.sessionKey, ownerPlugin: pluginId, title: report.title, progress: report.progress, error: report.error });
+        // The agent comes from the kernel's record of the session, never from the plugin's word.
+        const agentId = deps.agentOfSession(pluginId, report.sessionKey) ?? '';
+        void ledger.record({ id: `${pluginId}:${report.localId}`, kind: report.kind, state: report.state, agentId, sessionKey: report.sessionKey, ownerPlugin: pluginId, title: report.title, progress: report.progress, error: report.error });
       }
     },
   };

@@ -9,6 +9,7 @@ import type {
   SandboxPrepareResult,
   SkillsListResult,
   TaskRecord,
+  TaskState,
   TasksQueryParams,
   ToolContribution,
   ToolInvokeResult,
@@ -41,6 +42,12 @@ export interface ToolContext extends HandlerContext {
   call: CallContext;
   /** The kernel's turn and session services for this call (granted to designated plugins only). */
   kernel: CallKernelClient;
+  /**
+   * Reports detached work this call started (a background command) to the tasks ledger, under
+   * this plugin and the call's session; usable after the call returns. Define `cancelTask` to
+   * let the ledger stop it.
+   */
+  reportTask(task: { localId: string; kind: string; state: TaskState; title: string; progress?: string; error?: string }): void;
 }
 
 /** Tool result: a full result, or a string (one text block). */
@@ -113,6 +120,8 @@ export interface PluginDefinition {
   skillSources?: SkillSourceDefinition[];
   /** The tasks ledger, if this plugin keeps it. */
   taskLedger?: TaskLedgerDefinition;
+  /** Stops a task this plugin reported (`ctx.reportTask`); answers whether it was still running. */
+  cancelTask?(localId: string, ctx: HandlerContext): boolean | Promise<boolean>;
   /** Runs during the handshake, before the plugin answers (open resources here). */
   activate?(ctx: { settings: Record<string, unknown>; log: PluginLogger; kernel: KernelClient }): void | Promise<void>;
   /** Runs on `$/shutdown` before the plugin answers. */

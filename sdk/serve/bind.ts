@@ -14,7 +14,7 @@ import {
 import { pluginContributions, toolContribution } from '../plugin/define.js';
 import type { PluginDefinition, ToolDefinition } from '../plugin/types.js';
 import { createRemoteLogger } from './context.js';
-import { registerHookHandlers, registerSandboxHandlers, registerSkillHandlers, registerTaskLedgerHandlers, registerToolHandlers, type PluginState } from './handlers.js';
+import { registerHookHandlers, registerSandboxHandlers, registerSkillHandlers, registerTaskCancelHandler, registerTaskLedgerHandlers, registerToolHandlers, type PluginState } from './handlers.js';
 import { createKernelClient } from './kernel-client.js';
 
 /** A plugin bound to one connection: what serve() runs and what the test harness drives. @since 1 */
@@ -89,6 +89,7 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
   registerSandboxHandlers(conn, state, plugin);
   registerSkillHandlers(conn, state, plugin);
   registerTaskLedgerHandlers(conn, state, plugin);
+  registerTaskCancelHandler(conn, state, plugin);
 
   const closed = new Promise<void>((resolve) => conn.onClose(() => resolve()));
   conn.listen();

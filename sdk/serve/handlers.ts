@@ -10,8 +10,10 @@ import {
   SandboxPrepareParams,
   SandboxRelease,
   SkillsList,
+  TasksCancel,
   TasksQuery,
   TasksRecord,
+  TasksReport,
   TasksRequestCancel,
   ToolInvoke,
   ToolInvokeParams,
@@ -22,7 +24,7 @@ import {
   type WorkspaceOperation,
 } from '../../protocol/index.js';
 import { isZodSchema } from '../plugin/define.js';
-import type { HandlerContext, PluginDefinition, SandboxBackendDefinition, ToolDefinition, ToolReturn } from '../plugin/types.js';
+import type { HandlerContext, PluginDefinition, SandboxBackendDefinition, ToolContext, ToolDefinition, ToolReturn } from '../plugin/types.js';
 import { baseContext, signalFor } from './context.js';
 import { invalidArgumentsResult } from './invalid-arguments.js';
 import { guarded } from './wire-errors.js';
@@ -58,6 +60,8 @@ export function registerToolHandlers(conn: MessageConnection, state: PluginState
         call: params.context ?? {},
         workspace: createWorkspaceProxy(conn, params.context?.sessionKey, signal),
         kernel: createCallKernelClient(conn, params.context?.callToken),
+        reportTask: (task: Parameters<ToolContext['reportTask']>[0]) =>
+          void conn.sendNotification(TasksReport.type, { ...task, sessionKey: params.context?.sessionKey }).catch(() => undefined),
         progress: (value: { message?: string; progress?: number; total?: number }) => {
           if (progressToken !== undefined) void conn.sendProgress(ToolProgress.type, progressToken, value).catch(() => undefined);
         },
@@ -154,6 +158,17 @@ export function registerTaskLedgerHandlers(conn: MessageConnection, state: Plugi
   serve(TasksRecord, (params, ctx) => ledger.record(params.task, ctx));
   serve(TasksQuery, (params, ctx) => ledger.query(params, ctx));
   serve(TasksRequestCancel, (params, ctx) => ledger.requestCancel(params.id, ctx));
+}
+
+export function registerTaskCancelHandler(conn: MessageConnection, state: PluginState, plugin: PluginDefinition): void {
+  const cancelTask = plugin.cancelTask;
+  conn.onRequest(TasksCancel.type, async (raw, token) => {
+    if (!state.ready) return notReady();
+    const { signal, dispose } = signalFor(token, state.shutdown.signal);
+    const out = await guarded(signal, undefined, async () => ({ stopped: cancelTask ? (await cancelTask(TasksCancel.params.parse(raw).localId, baseContext(signal, state.settings, state.log))) === true : false }));
+    dispose();
+    return out;
+  });
 }
 
 export function registerSkillHandlers(conn: MessageConnection, state: PluginState, plugin: PluginDefinition): void {

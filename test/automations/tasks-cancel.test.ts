@@ -82,3 +82,30 @@ describe('cancelling tasks reaches the real work', () => {
     expect(missing.stderr).toContain("no task 'task_nope'");
   });
 });
+
+describe('a plugin\'s own detached work in the ledger', () => {
+  let t: TestKernel;
+  beforeAll(async () => {
+    t = await startKernel((workspace) => ({
+      plugins: [...turnPlugins(workspace, ['tasks']), { id: 'background-worker', module: path.join(ROOT, 'dist/test/fixtures/plugins/background-worker.js') }],
+      tools: { profile: 'coding', alsoAllow: ['start_work'] },
+      agents: { list: [{ id: 'main', default: true, workspace }, { id: 'other', workspace }] },
+    }));
+  });
+  afterAll(async () => {
+    await t.kernel.stop();
+  });
+
+  it('is recorded under its plugin and its session\'s agent, and cancelling it stops the process', async () => {
+    const started = await t.kernel.assembleTools({ runId: 'worker-run' }).execute('start_work', {});
+    const { localId, pid } = started.details as { localId: string; pid: number };
+    const id = `background-worker:${localId}`;
+    const task = await eventually(async () => (await t.kernel.tasks.get(id))?.state === 'running' ? t.kernel.tasks.get(id) : undefined, 'the reported task');
+    expect(task).toMatchObject({ kind: 'exec', ownerPlugin: 'background-worker', agentId: 'main', title: 'sleep 300' });
+    // Another agent's subagents tool does not see it.
+    expect(text(await t.kernel.assembleTools({ agentId: 'other' }).execute('subagents', { action: 'list' }))).not.toContain(id);
+    await t.kernel.tasks.cancel(id);
+    await eventually(() => (alive(pid) ? undefined : true), 'the worker process to die');
+    await eventually(async () => ((await t.kernel.tasks.get(id))?.state === 'cancelled' ? true : undefined), 'cancelled');
+  });
+});

@@ -17,7 +17,7 @@ function setup(config: Record<string, unknown> = {}) {
   const started: TurnRequest[] = [];
   const turns = new TurnService({ assemble: () => ({ tools: [] }) as never, sessions, ledger, warn: () => undefined });
   turns.setRunner({ runTurn: async (request) => (started.push(request), { reply: 'done' }) });
-  const handler = createTurnRequestHandler({ config, host, calls, turns, sessions, ledger, agentKnown: (id) => id, probeTools: () => ['read'] });
+  const handler = createTurnRequestHandler({ config, host, calls, turns, sessions, ledger, agentKnown: (id) => id, probeTools: () => ['read'], agentOfSession: () => undefined, stopWork: async () => undefined });
   const signal = new AbortController().signal;
   const caller = (depth: number, pluginId = 'sessions') =>
     calls.begin(pluginId, { runId: `run-${depth}`, agentId: 'main', sessionKey: `agent:main:s${depth}`, trigger: 'user', depth, maxSpawnDepth: 2, tools: ['read', 'sessions_spawn'] }).token;
