@@ -23,6 +23,8 @@ export function memoryWritePathOf(run: { trigger?: string; memoryWritePath?: str
   return normalized;
 }
 
+const KERNEL_CALLER = 'kernel memory-run';
+
 function refusal(code: string, message: string): ToolResult {
   return { content: [{ type: 'text', text: `Error [${code}]: ${message}` }], isError: true, details: { status: 'error', error: { code, message } } };
 }
@@ -37,10 +39,11 @@ export function memoryWriteTool(base: KernelTool, writePath: string, router: Wor
       const path = typeof params.path === 'string' ? posix.normalize(params.path.trim().replaceAll('\\', '/')) : '';
       if (path !== writePath) return refusal('MEMORY_PATH_ONLY', `this memory run may write only ${writePath}, not "${String(params.path)}"`);
       if (typeof params.content !== 'string' || (params.encoding !== undefined && params.encoding !== 'utf8')) return refusal('INVALID_ARGUMENTS', 'content must be utf8 text');
-      // The kernel is the caller here: it binds itself to the session like any tool plugin.
-      const { session, end } = router.beginCall('kernel', sessionKey, placement);
+      // The kernel is the caller here: it binds itself to the session like any tool plugin, under
+      // a name no configured plugin can have (ids have no spaces), so no plugin can borrow it.
+      const { session, end } = router.beginCall(KERNEL_CALLER, sessionKey, placement);
       try {
-        await router.handle('kernel', session, 'write', { path: writePath, content: params.content, options: { append: true, mkdirs: true } }, ctx.signal);
+        await router.handle(KERNEL_CALLER, session, 'write', { path: writePath, content: params.content, options: { append: true, mkdirs: true } }, ctx.signal);
         return { content: [{ type: 'text', text: `Appended ${Buffer.byteLength(params.content)} bytes to ${writePath}.` }], details: { status: 'ok', path: writePath, appended: true } };
       } catch (error) {
         const e = error as { workspaceCode?: unknown; code?: unknown };

@@ -89,9 +89,10 @@ export function createTurnRequestHandler(deps: TurnRequestDeps): HostServices {
     if (!agentId) throw new TurnError('SESSION_NOT_VISIBLE', `session "${target}" is unknown and does not name its agent (agent:<id>:...)`);
     assertAgentToAgent(config.tools?.agentToAgent, caller.agentId, agentId);
     deps.agentKnown(agentId);
-    // The target runs as its own top-level session: the sender's message is labelled, never its tools.
+    // The target runs in its own session, capped by the sender's tools: a message never carries
+    // more power than the session that sent it (a group session cannot reach main's tools this way).
     return turns.start({
-      kind: 'send', agentId, sessionKey: target, trigger: 'user', message: params.message, subagentDepth: known?.depth ?? 0,
+      kind: 'send', agentId, sessionKey: target, trigger: 'user', message: params.message, subagentDepth: known?.depth ?? 0, inheritedAllowlist: caller.tools,
       source: { agentId: caller.agentId, sessionKey: caller.sessionKey }, parentSessionKey: caller.sessionKey, label: params.label,
     });
   }
@@ -99,12 +100,13 @@ export function createTurnRequestHandler(deps: TurnRequestDeps): HostServices {
   function cron(params: ReturnType<typeof TurnStartParams.parse>): StartedTurn {
     const { agentId, jobId } = params;
     if (!agentId || !jobId) throw new TurnError('INVALID_REQUEST', 'a cron turn needs agentId and jobId');
-    if (!params.toolsAllow) throw new TurnError('INVALID_REQUEST', `cron job "${jobId}" has no toolsAllow cap; refusing to run it uncapped`);
+    // The creator cap always stores concrete names: an uncapped or wildcard job is not one it made.
+    if (!params.toolsAllow || params.toolsAllow.includes('*')) throw new TurnError('INVALID_REQUEST', `cron job "${jobId}" has no finite toolsAllow cap; refusing to run it uncapped`);
     const resolved = deps.agentKnown(agentId);
     const sessionKey = params.sessionKey?.trim() || `agent:${foldId(resolved)}:cron:${jobId}`;
     if (!sessionBelongsTo(sessionKey, resolved)) throw new TurnError('SESSION_NOT_VISIBLE', `cron job "${jobId}" names session "${sessionKey}", which is not agent "${resolved}"'s`);
     const granted = params.toolsAllow;
-    if (granted.length > 0 && !granted.includes('*')) {
+    if (granted.length > 0) {
       const now = new Set(deps.probeTools({ agentId: resolved, sessionKey, trigger: 'cron', jobId, toolsAllow: granted }));
       if (now.size === 0) {
         throw new TurnError('JOB_TOOLS_REMOVED', `cron job "${jobId}" of agent "${resolved}" was granted [${granted.join(', ')}] by its creator, and none of them is available to the agent any more (removed by config or a plugin gone); not running it. Re-create the job from a run that holds the tools it needs, or update its toolsAllow.`);

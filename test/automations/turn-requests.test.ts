@@ -65,9 +65,10 @@ describe('the kernel\'s turn services refuse what a plugin may not ask', () => {
     expect(started).toEqual([]);
   });
 
-  it('refuses a cron run without a cap, or in another agent\'s session', async () => {
+  it('refuses a cron run without a finite cap, or in another agent\'s session', async () => {
     const { ask, started } = setup();
     expect((await refusal(ask('automations', 'turns/start', { kind: 'cron', agentId: 'main', jobId: 'j', message: 'x' }))).reason).toBe('INVALID_REQUEST');
+    expect((await refusal(ask('automations', 'turns/start', { kind: 'cron', agentId: 'main', jobId: 'j', message: 'x', toolsAllow: ['*'] }))).message).toContain('no finite toolsAllow cap');
     const foreign = await refusal(ask('automations', 'turns/start', { kind: 'cron', agentId: 'main', jobId: 'j', message: 'x', toolsAllow: ['read'], sessionKey: 'agent:other:main' }));
     expect(foreign.reason).toBe('SESSION_NOT_VISIBLE');
     expect(started).toEqual([]);
@@ -81,6 +82,6 @@ describe('the kernel\'s turn services refuse what a plugin may not ask', () => {
     const open = setup({ tools: { agentToAgent: { enabled: true, allow: ['main', 'op*'] } } });
     await open.ask('sessions', 'turns/start', { kind: 'send', callToken: open.caller(0), sessionKey: 'agent:ops:main', message: 'hi', waitMs: 5_000 });
     expect(open.started[0]).toMatchObject({ agentId: 'ops', sessionKey: 'agent:ops:main', source: { agentId: 'main', sessionKey: 'agent:main:s0' }, subagentDepth: 0 });
-    expect(open.started[0]!.inheritedAllowlist).toBeUndefined(); // the target runs with its own tools, never the sender's
+    expect(open.started[0]!.inheritedAllowlist).toEqual(['read', 'sessions_spawn']); // never more than the sender held
   });
 });
