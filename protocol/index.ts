@@ -107,7 +107,7 @@ export {
 
 export { SkillEntry, SkillSourceContribution, SkillsList, SkillsListChanged, SkillsListResult } from './v1/skills.js';
 
-export { RunDescribe, RunInfo, SessionQuery, SessionQueryParams, TURNS_METHODS, TURN_REFUSAL_REASONS, TurnStart, TurnStartParams, TurnStartResult, TurnState } from './v1/turns.js';
+export { MAX_RUNNING_CHILDREN, RunDescribe, RunInfo, SessionQuery, SessionQueryParams, TURNS_METHODS, TURN_REFUSAL_REASONS, TurnStart, TurnStartParams, TurnStartResult, TurnState } from './v1/turns.js';
 export type { TurnRefusalReason } from './v1/turns.js';
 export {
   TASKS_METHODS, TASK_KINDS, TaskRecord, TaskState, TasksCancel, TasksCancelRequested, TasksQuery, TasksQueryParams, TasksRecord, TasksReport, TasksRequestCancel,

@@ -4,7 +4,7 @@
  * agent-to-agent), and which plugin is designated to serve the tool a request belongs to.
  */
 import { randomUUID } from 'node:crypto';
-import { SessionQueryParams, TurnStartParams, type RunInfo, type TurnStartResult } from '../../protocol/index.js';
+import { MAX_RUNNING_CHILDREN, SessionQueryParams, TurnStartParams, type RunInfo, type TurnStartResult } from '../../protocol/index.js';
 import type { PincerConfig } from '../config/schema.js';
 import type { HostServices, PluginHost } from '../host/index.js';
 import type { RunContext } from '../policy/index.js';
@@ -73,6 +73,10 @@ export function createTurnRequestHandler(deps: TurnRequestDeps): HostServices {
     const depth = caller.depth + 1;
     if (depth > caller.maxSpawnDepth) {
       throw new TurnError('SPAWN_DEPTH_EXCEEDED', `session "${caller.sessionKey}" is at spawn depth ${caller.depth}; a child would be at depth ${depth}, deeper than tools.subagents.maxSpawnDepth (${caller.maxSpawnDepth})`);
+    }
+    const running = turns.childrenOf(caller.runId).length;
+    if (running >= MAX_RUNNING_CHILDREN) {
+      throw new TurnError('TOO_MANY_CHILDREN', `session "${caller.sessionKey}" already has ${running} subagents running (at most ${MAX_RUNNING_CHILDREN} at once); wait for them with sessions_yield`);
     }
     const sessionKey = `agent:${foldId(caller.agentId)}:subagent:${randomUUID()}`;
     return turns.start({

@@ -14,6 +14,7 @@ export const TURN_REFUSAL_REASONS = [
   'UNKNOWN_CALL', // the call token is not one of this plugin's calls in flight
   'NOT_DESIGNATED', // this plugin does not serve the core tool the request belongs to
   'SPAWN_DEPTH_EXCEEDED', // the child would be deeper than tools.subagents.maxSpawnDepth
+  'TOO_MANY_CHILDREN', // the calling run already has MAX_RUNNING_CHILDREN subagents running
   'SESSION_NOT_VISIBLE', // the session belongs to another agent (or does not exist)
   'AGENT_TO_AGENT_DENIED', // tools.agentToAgent does not allow this pair of agents
   'JOB_TOOLS_REMOVED', // none of the tools a cron job was granted is available to its agent any more
@@ -21,6 +22,9 @@ export const TURN_REFUSAL_REASONS = [
   'KERNEL_STOPPING', // the kernel is shutting down
 ] as const;
 export type TurnRefusalReason = (typeof TURN_REFUSAL_REASONS)[number];
+
+/** Subagents one run may have running at once; a model cannot fan out without bound. @since 1 */
+export const MAX_RUNNING_CHILDREN = 8;
 
 /** A session (or run) key as plugins send it: printable, bounded. */
 const Key = z.string().min(1).max(512);

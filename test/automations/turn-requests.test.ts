@@ -6,17 +6,18 @@ import { TaskLedger } from '../../kernel/turns/task-ledger.js';
 import { createTurnRequestHandler } from '../../kernel/turns/turn-requests.js';
 import { TurnService } from '../../kernel/turns/turn-service.js';
 import type { TurnRequest } from '../../kernel/turns/types.js';
+import { MAX_RUNNING_CHILDREN } from '../../protocol/index.js';
 
 const DESIGNATED: Record<string, string> = { sessions_spawn: 'sessions', sessions_send: 'sessions', sessions_list: 'sessions', automations: 'automations' };
 
-function setup(config: Record<string, unknown> = {}) {
+function setup(config: Record<string, unknown> = {}, hold = false) {
   const host = { designatedPlugin: (tool: string) => DESIGNATED[tool], status: () => [], capabilitiesOf: () => ({}) } as unknown as PluginHost;
   const calls = new CallRegistry();
   const sessions = new SessionDirectory();
   const ledger = new TaskLedger(host, () => undefined);
   const started: TurnRequest[] = [];
   const turns = new TurnService({ assemble: () => ({ tools: [] }) as never, sessions, ledger, warn: () => undefined });
-  turns.setRunner({ runTurn: async (request) => (started.push(request), { reply: 'done' }) });
+  turns.setRunner({ runTurn: (request) => (started.push(request), hold ? new Promise(() => undefined) : Promise.resolve({ reply: 'done' })) });
   const handler = createTurnRequestHandler({ config, host, calls, turns, sessions, ledger, agentKnown: (id) => id, probeTools: () => ['read'], agentOfSession: () => undefined, stopWork: async () => undefined });
   const signal = new AbortController().signal;
   const caller = (depth: number, pluginId = 'sessions') =>
@@ -44,6 +45,17 @@ describe('the kernel\'s turn services refuse what a plugin may not ask', () => {
     expect(deep.reason).toBe('SPAWN_DEPTH_EXCEEDED');
     expect(deep.message).toMatch(/session "agent:main:s2" is at spawn depth 2; a child would be at depth 3, deeper than tools.subagents.maxSpawnDepth \(2\)/);
     expect(started).toHaveLength(1);
+  });
+
+  it('caps the subagents one run may have running at once', async () => {
+    const { ask, caller, started } = setup({}, true);
+    const token = caller(0);
+    for (let i = 0; i < MAX_RUNNING_CHILDREN; i++) await ask('sessions', 'turns/start', { kind: 'subagent', callToken: token, message: `child ${i}` });
+    const refused = await refusal(ask('sessions', 'turns/start', { kind: 'subagent', callToken: token, message: 'one too many' }));
+    expect(refused.reason).toBe('TOO_MANY_CHILDREN');
+    expect(refused.message).toContain(`at most ${MAX_RUNNING_CHILDREN} at once`);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(started).toHaveLength(MAX_RUNNING_CHILDREN);
   });
 
   it('refuses a forged or another plugin\'s call token', async () => {

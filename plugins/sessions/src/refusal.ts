@@ -5,6 +5,7 @@ import type { ToolInvokeResult } from '../../../protocol/index.js';
 
 const HINTS: Readonly<Record<string, string>> = {
   SPAWN_DEPTH_EXCEEDED: 'Do the work in this session instead of spawning deeper.',
+  TOO_MANY_CHILDREN: 'Call sessions_yield to collect the running subagents first.',
   SESSION_NOT_VISIBLE: 'Use sessions_list to see the sessions you may address.',
   AGENT_TO_AGENT_DENIED: 'Send only to your own sessions.',
   NO_TURN_RUNNER: 'This host cannot run other sessions; do the work here.',
