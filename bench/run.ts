@@ -5,9 +5,11 @@
 import { runAssemblyBench } from './assembly.bench.js';
 import { runAutomationsBench } from './automations.bench.js';
 import { runFsIntegrityBench } from './fs-integrity.bench.js';
+import { runExecBench } from './exec.bench.js';
 import { runGateBench } from './gate.bench.js';
 import { runHostBench } from './host.bench.js';
 import { runMcpBench } from './mcp.bench.js';
+import { runMessageBench } from './message.bench.js';
 import { runPolicyBench } from './policy.bench.js';
 import { runReadBench } from './read.bench.js';
 import { runSandboxBench } from './sandbox.bench.js';
@@ -19,7 +21,9 @@ const suites: [string, () => Promise<unknown>][] = [
   ['host', () => runHostBench()],
   ['read', runReadBench],
   ['fs-integrity', runFsIntegrityBench],
+  ['exec', runExecBench],
   ['mcp', runMcpBench],
+  ['message', () => runMessageBench()],
   ['sandbox', runSandboxBench],
   ['automations', runAutomationsBench],
 ];

@@ -22,6 +22,8 @@ export interface RunContext {
   sessionKey?: string;
   sender?: { id?: string; username?: string; e164?: string; name?: string };
   groupId?: string;
+  /** The message channel the session talks on. */
+  channel?: string;
   provider?: string;
   model?: string;
   trigger?: 'user' | 'cron' | 'background' | 'memory';

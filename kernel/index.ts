@@ -69,6 +69,12 @@ export type {
   ProviderToolErrorCode, ProviderToolInput,
 } from './providers/index.js';
 
+// The system tool (config writes, restarts): held by the host only, never in a run's tool set
+export { createSystemTool, configFileHash, SYSTEM_TOOL_NAME } from './system/system-tool.js';
+export type { SystemTool, SystemToolOptions } from './system/system-tool.js';
+export type { ArmedApproval } from './system/approvals.js';
+export { configJsonSchema } from './config/json-schema.js';
+
 // Plugin host
 export { createPluginHost, KernelError, isKernelError } from './host/index.js';
 export type { PluginHost, PluginStatus, PluginLifecycleState, KernelErrorCode, HostLogger, HostLogRecord } from './host/index.js';

@@ -6,7 +6,7 @@
 import { createDiagnosticsEmitter, type DiagnosticsEmitter } from './diagnostics/index.js';
 import { createToolGate, type ApprovalSurface, type CallPathLogger, type KernelTool, type RunContext, type TrustedToolPolicy } from './gate/index.js';
 import { createPluginHost, defaultHostLogger, type HostLogger, type PluginHost, type PluginStatus } from './host/index.js';
-import { workspaceRootsOf } from './host/workspace-roots.js';
+import { sharesSurfaceOf, workspaceRootsOf } from './host/workspace-roots.js';
 import { normalizeToolSchema } from './schema/index.js';
 import { createPolicyEngine } from './policy/index.js';
 import { isKnownCoreToolId } from '../protocol/vocabulary/index.js';
@@ -26,6 +26,7 @@ import { WorkspaceRouter } from './workspace/router.js';
 import { createKernelTurns, type HostTurnRequest, type KernelTasks } from './turns/kernel-turns.js';
 import type { StartedTurn } from './turns/turn-service.js';
 import type { TurnRunner } from './turns/types.js';
+import { FamilyTools, isFamilyTool } from './families/family-tools.js';
 
 export interface KernelOptions {
   /** Receives host and plugin log records (plugin stdout/stderr lines tagged `plugin:<id>`). */
@@ -84,9 +85,10 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const logger = callPathLogger(log);
   const cwd = options.cwd ?? process.cwd();
   // No plugin may start from where an agent can write (its workspace, a sandbox mount).
-  const host = createPluginHost({ plugins: config.plugins ?? [], logger: log, workspaceRoots: workspaceRootsOf(config, cwd) });
+  const host = createPluginHost({ plugins: config.plugins ?? [], logger: log, workspaceRoots: workspaceRootsOf(config, cwd), sharesSurface: sharesSurfaceOf(config) });
   const router = new WorkspaceRouter(host);
   const surfaces = new SurfaceCache(host, (config.plugins ?? []).map((plugin) => plugin.id));
+  const families = new FamilyTools(host, config);
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath });
   // Policy warnings have their own source, so a door that shows a ToolSet's warnings can leave these log lines out.
   const policy = createPolicyEngine(config, { warn: (message) => log({ level: 'warn', source: 'policy', message }) });
@@ -136,12 +138,15 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     const runId = runContext.runId ?? RunRegistry.sessionRunId(resolved.agentId, resolved.sessionKey);
     if (runContext.runId) runs.claim(runId, resolved.agentId, resolved.sessionKey);
     const run = Object.assign(resolved, { runId }); // resolveRun made a fresh object: no copy needed
-    const surface = surfaces.get(run.enabledPlugins);
+    // The family tools read the run's deny lists only when some enabled plugin declares a channel.
+    const steps = () => policy.steps(run, run.sandbox.sandboxed);
+    const surface = families.extend(surfaces.get(run.enabledPlugins), run, steps);
     const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: [...run.warnings, ...surface.warnings] });
     const target = { provider: run.provider, modelId: run.model };
     const caller = { runId, agentId: run.agentId, sessionKey: run.sessionKey, trigger: run.trigger ?? 'user', jobId: run.jobId, depth: run.subagentDepth ?? 0, tools: result.effectiveAllowlist, memoryWritePath };
     const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement, beginCall: turns.callerRun(caller) };
     const tools: KernelTool[] = result.tools.map((tool) => {
+      if (isFamilyTool(tool)) return families.bind(tool, run, target, steps);
       const kernelTool = pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding);
       // A memory run's write is the kernel's append to its one path (the policy left it only read and write).
       return memoryWritePath !== undefined && tool.name === 'write' ? memoryWriteTool(kernelTool, memoryWritePath, router, run.sessionKey, run.placement) : kernelTool;

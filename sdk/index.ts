@@ -7,9 +7,10 @@
  * - the in-memory test harness lives at `pincer/sdk/testing`.
  */
 export {
-  definePlugin, defineTool, serve, bindPlugin, pluginContributions, pluginManifest, pluginDataDir, CancelledError, PluginError, WorkspaceError, TurnRefusedError,
+  definePlugin, defineTool, serve, bindPlugin, pluginContributions, pluginManifest, pluginDataDir, CancelledError, NodeError, PluginError, WorkspaceError, TurnRefusedError,
 } from './plugin-api.js';
 export type {
+  ChannelDefinition, ChannelRequest, NodeCommandHandler, NodeDefinition,
   PluginManifestFile, BindOptions, PluginRuntime, HandlerContext, HookDefinition, PluginDefinition, PluginHooks, PluginLogger,
   SandboxBackendDefinition, SandboxOperations, SkillSourceDefinition, ToolContext, ToolDefinition, ToolReturn, TaskLedgerDefinition,
   CallKernelClient, KernelClient,

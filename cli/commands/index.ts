@@ -3,13 +3,14 @@ import type { Command } from '../context.js';
 import { callCommand } from './call.js';
 import { configCommand } from './config.js';
 import { explainCommand } from './explain.js';
+import { outboxCommand } from './outbox.js';
 import { pluginsCommand } from './plugins.js';
 import { sandboxCommand } from './sandbox.js';
 import { serveCommand } from './serve.js';
 import { tasksCommand } from './tasks.js';
 import { toolsCommand } from './tools.js';
 
-export const COMMANDS: readonly Command[] = [toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, sandboxCommand, serveCommand, tasksCommand];
+export const COMMANDS: readonly Command[] = [toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, sandboxCommand, serveCommand, outboxCommand, tasksCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

@@ -6,6 +6,8 @@ import {
   ToolsListChanged,
   WORKSPACE_ERROR_CODES,
   WORKSPACE_METHODS,
+  WORKSPACE_RUN_METHODS,
+  type ExecRunOperation,
   type MessageTransport,
   type ProtocolErrorData,
   type WorkspaceOperation,
@@ -21,7 +23,7 @@ import { RequestLimit } from './request-limit.js';
 export type WorkspaceHandler = (
   pluginId: string,
   sessionKey: string | undefined,
-  method: WorkspaceOperation,
+  method: WorkspaceOperation | ExecRunOperation,
   params: Record<string, unknown>,
   signal: AbortSignal,
 ) => Promise<unknown>;
@@ -65,7 +67,8 @@ export function openPluginConnection(transport: MessageTransport, hooks: Connect
     if (tools === undefined) hooks.log.write('error', 'ignored a tools/listChanged without a tools list');
     else hooks.onToolsChanged(tools);
   });
-  for (const [op, descriptor] of Object.entries(WORKSPACE_METHODS) as [WorkspaceOperation, (typeof WORKSPACE_METHODS)[WorkspaceOperation]][]) {
+  const methods = { ...WORKSPACE_METHODS, ...WORKSPACE_RUN_METHODS };
+  for (const [op, descriptor] of Object.entries(methods) as [WorkspaceOperation | ExecRunOperation, (typeof methods)[keyof typeof methods]][]) {
     conn.onRequest(descriptor.type as any, async (raw: unknown, token: CancellationToken) => {
       const parsed = descriptor.params.safeParse(raw);
       if (!parsed.success) return new ResponseError(ProtocolErrorCodes.InvalidParams, `invalid ${descriptor.method} params: ${parsed.error.message}`);

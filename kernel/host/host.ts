@@ -15,6 +15,7 @@ import {
   type ToolContribution,
   type ToolProgressValue,
 } from '../../protocol/index.js';
+import { CANCEL_GRACE_MS } from './call.js';
 import { PluginConfigSchema, RestartPolicySchema, type PluginConfigInput, type RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
 import type { HostServices } from './host-services.js';
@@ -41,6 +42,11 @@ export interface PluginHostOptions {
   workspaceRoots?: readonly string[];
   /** Parent of the plugins' data directories (default `$PINCER_STATE_DIR`, else `~/.pincer/state`). */
   stateDir?: string;
+  /**
+   * Whether two plugins can serve tools to one run (some agent enables both); default: always.
+   * Plugins that never meet may serve the same tool name (see tool-owners.ts).
+   */
+  sharesSurface?: (a: string, b: string) => boolean;
 }
 
 export interface InvokeOptions {
@@ -81,7 +87,7 @@ function validateConfigs(plugins: readonly PluginConfigInput[]) {
 export function createPluginHost(options: PluginHostOptions) {
   const configs = validateConfigs(options.plugins);
   const designated = designateCoreTools(configs);
-  const owners = new ToolOwners(designated);
+  const owners = new ToolOwners(designated, options.sharesSurface);
   const restart = RestartPolicySchema.parse(options.restart ?? {});
   const logger = options.logger ?? defaultHostLogger;
   const shared = { owners, workspaceRoots: options.workspaceRoots ?? [], stateDir: options.stateDir ?? defaultStateDir() };
@@ -140,6 +146,8 @@ export function createPluginHost(options: PluginHostOptions) {
       }
       return toolsCache.tools;
     },
+    /** The plugin designated to serve a core tool name (`coreTools`, else its bundled family), if any. */
+    coreToolDesignee: (name: string): string | undefined => designated.get(name),
     /** Why tools of the given plugins (default: all) were refused: one line each, for `pincer tools`. */
     toolWarnings(pluginIds?: readonly string[]): string[] {
       return [...plugins.values()].filter((p) => !pluginIds || pluginIds.includes(p.id)).flatMap((p) => p.tools.rejected.map((r) => `refused tool: ${r.reason}`));
@@ -208,7 +216,7 @@ export function createPluginHost(options: PluginHostOptions) {
       const raw = await p.request(
         ToolInvoke.type,
         { name: toolName, arguments: params, context },
-        { signal: opts.signal, timeoutMs: idleMs, maxTotalMs, onProgress: opts.onProgress, withProgress: true },
+        { signal: opts.signal, timeoutMs: idleMs, maxTotalMs, onProgress: opts.onProgress, withProgress: true, cancelGraceMs: CANCEL_GRACE_MS },
         `tool "${toolName}"`,
       );
       const parsed = ToolInvokeResult.safeParse(raw);
@@ -253,9 +261,25 @@ export function createPluginHost(options: PluginHostOptions) {
         throw new KernelError('CAPABILITY_NOT_SUPPORTED', `plugin "${pluginId}" declared no sandbox backend serving ${descriptor.method}`, { pluginId });
       }
       const timeoutMs = requestDeadline(p.config.timeouts, opts.timeoutMs);
-      const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs }, descriptor.method);
+      const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs, cancelGraceMs: CANCEL_GRACE_MS }, descriptor.method);
       const parsed = descriptor.result.safeParse(raw);
       if (!parsed.success) throw invalidResult(`${descriptor.method} of plugin "${pluginId}" returned an invalid result`, pluginId, parsed.error);
+      return parsed.data as z.output<D['result']>;
+    },
+
+    /** Sends a `channel/*` or `node/*` request to a plugin, with a deadline and cancellation; the answer is re-checked. */
+    async invokeEndpoint<D extends RequestDescriptor>(
+      pluginId: string,
+      descriptor: D,
+      params: z.input<D['params']>,
+      opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+    ): Promise<z.output<D['result']>> {
+      const p = get(pluginId);
+      if (!/^(channel|node)\//.test(descriptor.method)) throw new KernelError('CAPABILITY_NOT_SUPPORTED', `${descriptor.method} is not a channel or node method`, { pluginId });
+      const timeoutMs = opts.timeoutMs ?? p.config.timeouts.callMs;
+      const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs }, descriptor.method);
+      const parsed = descriptor.result.safeParse(raw);
+      if (!parsed.success) throw new KernelError('INVALID_RESULT', `${descriptor.method} of plugin "${pluginId}" returned an invalid result: ${parsed.error.message}`, { pluginId, cause: parsed.error });
       return parsed.data as z.output<D['result']>;
     },
 

@@ -10,7 +10,7 @@ import type { PluginLogSink } from './plugin-log.js';
 import type { ToolOwners } from './tool-owners.js';
 import { screenTools, type ToolRejection } from './tool-screen.js';
 
-const EMPTY: Contributions = Object.freeze({ tools: [], sandboxBackends: [], skillSources: [], hooks: [] });
+const EMPTY: Contributions = Object.freeze({ tools: [], sandboxBackends: [], skillSources: [], hooks: [], channels: [], nodes: [] });
 
 /** Updates arriving within this window are applied once, as the last one. */
 export const TOOL_UPDATE_WINDOW_MS = 250;

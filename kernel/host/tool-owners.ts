@@ -41,42 +41,59 @@ export function designateCoreTools(configs: readonly PluginConfig[]): Map<string
 }
 
 /**
- * Name ownership across plugins. The first plugin to claim a name keeps it until it drops the
- * name itself (a restart or a failure does not free it); a core name only goes to its designee.
+ * Name ownership across plugins that can meet in one agent's tool surface. What a plugin
+ * declares when it first appears (its first handshake, or its manifest) is accepted even if
+ * another plugin declares the same name: the surface then keeps the one listed first in the
+ * config, deterministically, and warns. Any name a plugin claims later (a tool-list update, a
+ * handshake after a restart) is refused while another plugin it shares a surface with holds it,
+ * so a plugin cannot take over a tool the operator reviewed. A plugin keeps its names until it
+ * drops them itself (a restart or a failure does not free them); a core name only goes to its
+ * designee. Plugins that never meet (enabled for different agents) may serve the same name.
  */
 export class ToolOwners {
-  private readonly owners = new Map<string, string>();
+  /** canonical name → plugins holding it. */
+  private readonly holders = new Map<string, Set<string>>();
+  /** Plugins whose first declaration was accepted. */
+  private readonly declared = new Set<string>();
 
-  constructor(private readonly designated: ReadonlyMap<string, string>) {}
+  constructor(
+    private readonly designated: ReadonlyMap<string, string>,
+    /** Whether two plugins can serve tools to one run (some agent enables both). */
+    private readonly sharesSurface: (a: string, b: string) => boolean = () => true,
+  ) {}
 
   /** Splits `tools` into those `pluginId` may serve and refusals naming the other plugin. */
   claim(pluginId: string, tools: readonly ToolContribution[]): { tools: ToolContribution[]; rejected: ToolRejection[] } {
+    const first = !this.declared.has(pluginId);
+    this.declared.add(pluginId);
     const accepted: ToolContribution[] = [];
     const rejected: ToolRejection[] = [];
     const keys = new Set<string>();
     for (const tool of tools) {
       const key = canonicalToolName(tool.name);
-      const refusal = this.refusal(pluginId, key, tool.name);
+      const refusal = this.refusal(pluginId, key, tool.name, first);
       if (refusal) rejected.push(refusal);
       else {
         accepted.push(tool);
         keys.add(key);
       }
     }
-    for (const [key, owner] of this.owners) if (owner === pluginId && !keys.has(key)) this.owners.delete(key);
-    for (const key of keys) this.owners.set(key, pluginId);
+    for (const [key, set] of this.holders) if (set.has(pluginId) && !keys.has(key)) set.delete(pluginId);
+    for (const key of keys) this.holders.set(key, (this.holders.get(key) ?? new Set<string>()).add(pluginId));
     return { tools: accepted, rejected };
   }
 
-  private refusal(pluginId: string, key: string, name: string): ToolRejection | undefined {
+  private refusal(pluginId: string, key: string, name: string, first: boolean): ToolRejection | undefined {
     if (isKnownCoreToolId(key)) {
       const designee = this.designated.get(key);
       if (designee === pluginId) return undefined;
       const why = designee ? `served by plugin "${designee}"` : 'which no plugin is designated to serve';
       return { name, code: 'CORE_TOOL_NOT_DESIGNATED', reason: `plugin "${pluginId}" may not serve "${name}": it is the core tool "${key}", ${why} (an operator designates core tools with "coreTools" in the plugin entry)` };
     }
-    const owner = this.owners.get(key);
-    if (owner && owner !== pluginId) {
+    const set = this.holders.get(key);
+    if (first || !set || set.has(pluginId)) return undefined;
+    const owner = [...set].find((other) => this.sharesSurface(other, pluginId));
+    if (owner) {
       return { name, code: 'NAME_TAKEN', reason: `plugin "${pluginId}" may not serve "${name}": plugin "${owner}" already serves a tool of that name, and keeps it` };
     }
     return undefined;

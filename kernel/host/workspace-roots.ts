@@ -1,6 +1,7 @@
 /**
  * The directories agents can write, from the config: every agent's workspace (resolved as runs
  * resolve it) and the host side of every sandbox bind mount. The host refuses plugin code there.
+ * Also which plugins can meet in one agent's tool surface, for tool-name ownership.
  */
 import path from 'node:path';
 import type { PincerConfig } from '../config/schema.js';
@@ -30,4 +31,15 @@ export function workspaceRootsOf(config: PincerConfig, cwd: string): string[] {
     ...(config.plugins ?? []).flatMap((plugin) => dockerBinds(plugin.settings as { docker?: Record<string, unknown> } | undefined)),
   ];
   return [...new Set(roots)];
+}
+
+/**
+ * Whether two plugins can serve tools to one run: some agent enables both (an agent without a
+ * plugin list enables every configured plugin).
+ */
+export function sharesSurfaceOf(config: PincerConfig): (a: string, b: string) => boolean {
+  const agents = config.agents;
+  const list = agents?.list ?? [];
+  const sets = (list.length === 0 ? [agents?.defaults?.plugins] : list.map((agent) => agent.plugins ?? agents?.defaults?.plugins)).map((ids) => (ids ? new Set(ids) : undefined));
+  return (a, b) => sets.some((set) => !set || (set.has(a) && set.has(b)));
 }

@@ -17,6 +17,12 @@ export interface RunContext {
   sender?: RunSender;
   /** Channel, group or space id (selects `groups.<id>`). */
   groupId?: string;
+  /**
+   * The message channel this session talks on (a channel id a channel plugin declares): the
+   * `message` tool sends there, and anywhere else only if `tools.message.crossSession` allows.
+   * Defaults to `tools.message.defaultChannel`, else the only enabled channel.
+   */
+  channel?: string;
   provider?: string;
   model?: string;
   trigger?: RunTrigger;

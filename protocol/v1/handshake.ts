@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineRequest } from '../define.js';
+import { ChannelContribution } from './channels.js';
 import { HookContribution } from './hooks.js';
+import { NodeContribution } from './nodes.js';
 import { SandboxBackendContribution } from './sandbox.js';
 import { SkillSourceContribution } from './skills.js';
 import { ToolContribution } from './tools.js';
@@ -47,6 +49,10 @@ export const Contributions = z.object({
   sandboxBackends: z.array(SandboxBackendContribution).default([]),
   skillSources: z.array(SkillSourceContribution).default([]),
   hooks: z.array(HookContribution).default([]),
+  /** Message channels and the vocabulary subset each supports. @since 1 */
+  channels: z.array(ChannelContribution).default([]),
+  /** Paired devices and their commands. @since 1 */
+  nodes: z.array(NodeContribution).default([]),
 });
 export type Contributions = z.output<typeof Contributions>;
 export type ContributionsInput = z.input<typeof Contributions>;

@@ -1,6 +1,9 @@
 import type { AnyDescriptor } from '../define.js';
+import { ChannelAction } from './channels.js';
 import { Handshake } from './handshake.js';
 import { HookAfterToolCall, HookBeforeToolCall } from './hooks.js';
+import { SANDBOX_RUN_METHODS, WORKSPACE_RUN_METHODS } from './exec-runs.js';
+import { NodeInvoke } from './nodes.js';
 import { CancelRequest, Log, Ping, ProgressNotification, Shutdown } from './lifecycle.js';
 import { SANDBOX_METHODS, SandboxPrepare, SandboxRelease } from './sandbox.js';
 import { SkillsList, SkillsListChanged } from './skills.js';
@@ -30,8 +33,12 @@ export const PROTOCOL_V1_METHODS: readonly AnyDescriptor[] = Object.freeze([
   SandboxPrepare,
   SandboxRelease,
   ...Object.values(SANDBOX_METHODS),
+  ...Object.values(WORKSPACE_RUN_METHODS),
+  ...Object.values(SANDBOX_RUN_METHODS),
   SkillsList,
   SkillsListChanged,
   ...Object.values(TURNS_METHODS),
   ...Object.values(TASKS_METHODS),
+  ChannelAction,
+  NodeInvoke,
 ] as AnyDescriptor[]);

@@ -3,6 +3,7 @@ import {
   Handshake,
   HandshakeParams,
   Ping,
+  type Contributions,
   ProtocolErrorCodes,
   SUPPORTED_PROTOCOL_VERSIONS,
   Shutdown,
@@ -14,6 +15,7 @@ import {
 import { pluginContributions, toolContribution } from '../plugin/define.js';
 import type { PluginDefinition, ToolDefinition } from '../plugin/types.js';
 import { createRemoteLogger } from './context.js';
+import { registerChannelHandlers, registerNodeHandlers } from './channels.js';
 import { registerHookHandlers, registerSandboxHandlers, registerSkillHandlers, registerTaskCancelHandler, registerTaskLedgerHandlers, registerToolHandlers, type PluginState } from './handlers.js';
 import { createKernelClient } from './kernel-client.js';
 
@@ -67,7 +69,8 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
       protocolVersion: chosen,
       plugin: { id: plugin.id, version: plugin.version },
       capabilities: { toolsListChanged: true, cancellation: true, progress: true, ...(plugin.taskLedger ? { taskLedger: true } : {}) },
-      contributes: pluginContributions(plugin),
+      // Lists left out are empty: the kernel reads the answer with the protocol's defaults.
+      contributes: pluginContributions(plugin) as Contributions,
     };
   });
 
@@ -90,6 +93,8 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
   registerSkillHandlers(conn, state, plugin);
   registerTaskLedgerHandlers(conn, state, plugin);
   registerTaskCancelHandler(conn, state, plugin);
+  registerChannelHandlers(conn, state, plugin);
+  registerNodeHandlers(conn, state, plugin);
 
   const closed = new Promise<void>((resolve) => conn.onClose(() => resolve()));
   conn.listen();

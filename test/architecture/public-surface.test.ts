@@ -17,9 +17,10 @@ const SURFACES: Record<string, string[]> = {
     'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError', 'KernelUsageError', 'KERNEL_CALL_CODES',
     'toOpenAITools', 'toAnthropicTools', 'toGeminiTools', 'ProviderToolError',
     'createScriptedTurnRunner', 'stepsFromMessage', 'TurnError',
+    'createSystemTool', 'configFileHash', 'SYSTEM_TOOL_NAME', 'configJsonSchema',
   ],
   'pincer/sdk (sdk/index.ts)': [
-    'CancelledError', 'DEFAULT_MAX_READ_BYTES', 'HostFsBridge', 'PathGuard', 'PluginError', 'PolicyInputError', 'SandboxError',
+    'CancelledError', 'NodeError', 'DEFAULT_MAX_READ_BYTES', 'HostFsBridge', 'PathGuard', 'PluginError', 'PolicyInputError', 'SandboxError',
     'SandboxPathGuard', 'ShellWorkspace', 'WorkspaceError', 'applyEmbeddedAttemptToolsAllow', 'attachToolAllowlistIntersection',
     'bindPlugin', 'buildDockerCreateParams', 'buildPluginToolGroups', 'buildSandboxContainerName', 'computeSandboxConfigHash',
     'createRuntimeToolMatcher', 'createToolPolicyMatcher', 'definePlugin', 'defineTool', 'defineWorkspaceBackend', 'expandPluginGroups',
@@ -33,22 +34,22 @@ const SURFACES: Record<string, string[]> = {
 
 // The types of `pincer` a host names in its own code (24.3): every one it meets in the API is exported.
 const KERNEL_TYPES = [
-  'AfterToolCallEvent', 'AfterToolCallObserver', 'AgentConfig', 'ApprovalDecision', 'ApprovalRequest', 'ApprovalResolution', 'ApprovalSurface',
-  'ApprovalSurfaceRequest', 'BeforeToolCallEvent', 'BeforeToolCallResult', 'CallCode', 'CallError', 'CallOutcome', 'CallPathErrorCode',
-  'CallResult', 'CallsBlocked', 'ConfigErrorCode', 'ConfigIssue', 'DeniedReason', 'DiagnosticsEmitter', 'DiagnosticsEvent', 'DiagnosticsEventMap',
-  'DiagnosticsEventType', 'DiagnosticsListener', 'ExecuteOptions', 'FailedCallResult', 'FailureDisposition', 'GateRunState', 'GatedCall',
-  'HookRegistration', 'HostLogRecord', 'HostLogger', 'Kernel', 'KernelErrorCode', 'KernelOptions', 'KernelTool', 'KernelUsageErrorCode',
-  'LoopCheckResult', 'LoopDetectorKind', 'OkCallResult', 'PincerConfig', 'PluginAvailability', 'PluginHost', 'PluginLifecycleState', 'PluginStatus',
-  'PolicyEngine', 'PolicyLayerId', 'PolicyRemoval', 'PolicyResult', 'PolicyStep', 'RunContext', 'RunSender', 'RunToolExplanation', 'RunTrigger',
-  'SandboxConfig', 'SandboxMode', 'ToolContent', 'ToolDescriptor', 'ToolExecuteContext', 'ToolExecutionBlockedEvent', 'ToolExecutionCompletedEvent',
-  'ToolExecutionErrorEvent', 'ToolExecutionEventBase', 'ToolExecutionRejectedEvent', 'ToolExecutionStartedEvent', 'ToolExplanation', 'ToolGate',
-  'ToolGateOptions', 'ToolLoopDetectedEvent', 'ToolLoopDetectionConfig', 'ToolLoopDetector', 'ToolResult', 'ToolSet', 'ToolsChangedEvent',
-  'TrustedPolicyDecision', 'TrustedToolPolicy', 'UnavailableToolExplanation', 'VetoCode',
+  'AfterToolCallEvent', 'AfterToolCallObserver', 'AgentConfig', 'AnthropicTool', 'ApprovalDecision', 'ApprovalRequest',
+  'ApprovalResolution', 'ApprovalSurface', 'ApprovalSurfaceRequest', 'ArmedApproval', 'BeforeToolCallEvent', 'BeforeToolCallResult', 'CallCode',
+  'CallError', 'CallOutcome', 'CallPathErrorCode', 'CallResult', 'CallsBlocked', 'ConfigErrorCode', 'ConfigIssue', 'DeniedReason',
+  'DiagnosticsEmitter', 'DiagnosticsEvent', 'DiagnosticsEventMap', 'DiagnosticsEventType', 'DiagnosticsListener', 'ExecuteOptions',
+  'FailedCallResult', 'FailureDisposition', 'GateRunState', 'GatedCall', 'GeminiFunctionDeclaration', 'GeminiTool', 'HookRegistration',
+  'HostLogRecord', 'HostLogger', 'Kernel', 'KernelErrorCode', 'KernelOptions', 'KernelTool', 'KernelUsageErrorCode', 'LoopCheckResult',
+  'LoopDetectorKind', 'OkCallResult', 'OpenAIChatTool', 'OpenAIFunction', 'OpenAIResponsesTool', 'OpenAIToolOptions', 'PincerConfig',
+  'PluginAvailability', 'PluginHost', 'PluginLifecycleState', 'PluginStatus', 'PolicyEngine', 'PolicyLayerId', 'PolicyLintOptions',
+  'PolicyRemoval', 'PolicyResult', 'PolicyStep', 'ProviderToolErrorCode', 'ProviderToolInput', 'RunContext', 'RunSender',
+  'RunToolExplanation', 'RunTrigger', 'SandboxConfig', 'SandboxMode', 'SystemTool', 'SystemToolOptions', 'ToolContent', 'ToolDescriptor', 'ToolExecuteContext',
+  'ToolExecutionBlockedEvent', 'ToolExecutionCompletedEvent', 'ToolExecutionErrorEvent', 'ToolExecutionEventBase',
+  'ToolExecutionRejectedEvent', 'ToolExecutionStartedEvent', 'ToolExplanation', 'ToolGate', 'ToolGateOptions', 'ToolLoopDetectedEvent',
+  'ToolLoopDetectionConfig', 'ToolLoopDetector', 'ToolResult', 'ToolSet', 'ToolsChangedEvent', 'TrustedPolicyDecision',
+  'TrustedToolPolicy', 'UnavailableToolExplanation', 'VetoCode',
   'ScriptedStep', 'ScriptedTurnRecord', 'ScriptedTurnRunner', 'TurnScript', 'TurnContext', 'TurnOutcome', 'TurnRequest', 'TurnResult', 'TurnRunner',
   'HostTurnRequest', 'KernelTasks', 'StartedTurn',
-  // Provider tool formats and config lint options (exported by the serve-cli and policy work).
-  'AnthropicTool', 'GeminiFunctionDeclaration', 'GeminiTool', 'OpenAIChatTool', 'OpenAIFunction', 'OpenAIResponsesTool', 'OpenAIToolOptions',
-  'PolicyLintOptions', 'ProviderToolErrorCode', 'ProviderToolInput',
 ];
 
 /** Names a module re-exports with `export type { … }`, read from its source (it has only named re-exports). */

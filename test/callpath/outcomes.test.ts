@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchCwd } from '../helpers/scratch-cwd.js';
 import { createKernel, KernelUsageError, type ApprovalSurface, type CallResult, type DiagnosticsEvent, type Kernel, type PincerConfig, type TrustedToolPolicy } from '../../kernel/index.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -34,7 +35,7 @@ describe('the outcome of every call, from the library', () => {
   };
 
   beforeAll(async () => {
-    kernel = createKernel(config, { logger: (record) => logs.push(record.message) });
+    kernel = createKernel(config, { cwd: scratchCwd(), logger: (record) => logs.push(record.message) });
     kernel.diagnostics.on('*', (event) => events.push(event));
     await kernel.start();
   });
@@ -165,7 +166,7 @@ describe('outcomes decided by the host: approvals and trusted policies', () => {
   ];
 
   beforeAll(async () => {
-    kernel = createKernel({ plugins: [{ id: 'outcomes', module: fixture('outcomes') }] }, { logger: quiet, approvalSurface: surface, trustedPolicies: policies });
+    kernel = createKernel({ plugins: [{ id: 'outcomes', module: fixture('outcomes') }] }, { cwd: scratchCwd(), logger: quiet, approvalSurface: surface, trustedPolicies: policies });
     await kernel.start();
   });
   afterAll(async () => {
@@ -192,7 +193,7 @@ describe('outcomes decided by the host: approvals and trusted policies', () => {
   });
 
   it('blocked APPROVAL_UNAVAILABLE when no surface can ask', async () => {
-    const headless = createKernel({ plugins: [{ id: 'outcomes', module: fixture('outcomes') }] }, { logger: quiet, trustedPolicies: policies });
+    const headless = createKernel({ plugins: [{ id: 'outcomes', module: fixture('outcomes') }] }, { cwd: scratchCwd(), logger: quiet, trustedPolicies: policies });
     await headless.start();
     try {
       expect(await headless.assembleTools({ trigger: 'cron' }).execute('fine', {})).toMatchObject({ outcome: 'blocked', code: 'APPROVAL_UNAVAILABLE' });
@@ -204,7 +205,7 @@ describe('outcomes decided by the host: approvals and trusted policies', () => {
 
 describe('the kernel lifecycle', () => {
   it('refuses to assemble before start() resolved and after stop(), with typed errors; a call in flight at stop() is cancelled', async () => {
-    const kernel = createKernel({ plugins: [{ id: 'outcomes', module: fixture('outcomes') }] }, { logger: quiet });
+    const kernel = createKernel({ plugins: [{ id: 'outcomes', module: fixture('outcomes') }] }, { cwd: scratchCwd(), logger: quiet });
     expect(() => kernel.assembleTools()).toThrow(expect.objectContaining({ name: 'KernelUsageError', code: 'KERNEL_NOT_STARTED' }));
     await kernel.start();
     const toolSet = kernel.assembleTools();

@@ -68,6 +68,41 @@ describe('a plugin that takes tool names it does not own', () => {
   });
 });
 
+describe('two plugins declaring one tool name', () => {
+  const twoEchoes = (agents: { id: string; plugins: string[] }[]) => ({
+    plugins: [{ id: 'e1', module: fixture('echo') }, { id: 'e2', module: fixture('echo') }],
+    tools: { profile: 'full' as const },
+    agents: { list: agents.map((a) => ({ ...a, workspace: mkdtempSync(path.join(tmpdir(), 'pincer-names-ws-')) })) },
+  });
+
+  it('lets each serve it to the agents that enable only one of them', async () => {
+    const kernel = createKernel(twoEchoes([{ id: 'one', plugins: ['e1'] }, { id: 'two', plugins: ['e2'] }]), { logger: () => undefined, cwd: mkdtempSync(path.join(tmpdir(), 'pincer-names-')) });
+    await kernel.start();
+    try {
+      for (const [agentId, pluginId] of [['one', 'e1'], ['two', 'e2']] as const) {
+        const toolSet = kernel.assembleTools({ agentId });
+        expect(toolSet.tools.find((t) => t.name === 'echo')?.pluginId).toBe(pluginId);
+        expect(text(await toolSet.execute('echo', { n: 1 }))).toBe('{"n":1}');
+      }
+      expect(kernel.plugins().flatMap((p) => p.rejectedTools).filter((r) => r.code === 'NAME_TAKEN')).toEqual([]);
+    } finally {
+      await kernel.stop();
+    }
+  });
+
+  it('gives an agent that enables both the one listed first in the config, whichever started first, and says so', async () => {
+    const kernel = createKernel(twoEchoes([{ id: 'both', plugins: ['e2', 'e1'] }]), { logger: () => undefined, cwd: mkdtempSync(path.join(tmpdir(), 'pincer-names-')) });
+    await kernel.start();
+    try {
+      const toolSet = kernel.assembleTools({ agentId: 'both' });
+      expect(toolSet.tools.filter((t) => t.name === 'echo').map((t) => t.pluginId)).toEqual(['e1']);
+      expect(toolSet.warnings).toEqual(expect.arrayContaining([expect.stringContaining('plugin "e2" contributes "echo", which plugin "e1" already serves')]));
+    } finally {
+      await kernel.stop();
+    }
+  });
+});
+
 describe('core tool designation in the config', () => {
   it('refuses two plugins designated for the same core tool, and names that are not core tools', () => {
     const plugins = (a: string[], b: string[]) => [

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchCwd } from '../helpers/scratch-cwd.js';
 import { ToolBridge } from '../../cli/serve/tool-bridge.js';
 import { createKernel, type Kernel, type PincerConfig } from '../../kernel/index.js';
 
@@ -158,7 +159,7 @@ describe('runs: loop history and approvals that outlive a tool set (24.2)', () =
     tools: { loopDetection: { enabled: true, warningThreshold: 2, criticalThreshold: 4, globalCircuitBreakerThreshold: 6 } },
   };
   beforeAll(async () => {
-    kernel = createKernel(loopConfig, { logger: quiet });
+    kernel = createKernel(loopConfig, { cwd: scratchCwd(), logger: quiet });
     await kernel.start();
   });
   afterAll(async () => {
@@ -217,7 +218,7 @@ describe('runs: loop history and approvals that outlive a tool set (24.2)', () =
 
 describe('toolsChanged (24.4)', () => {
   it('fires with the plugin, its state and the tools added, only when a list changed, and never during stop()', async () => {
-    const kernel = createKernel({ plugins: [{ id: 'echo', module: echo }, { id: 'crashy', module: path.join(root, 'dist/test/fixtures/plugins/crash-mid-call.js') }] }, { logger: quiet });
+    const kernel = createKernel({ plugins: [{ id: 'echo', module: echo }, { id: 'crashy', module: path.join(root, 'dist/test/fixtures/plugins/crash-mid-call.js') }] }, { cwd: scratchCwd(), logger: quiet });
     const changes: unknown[] = [];
     kernel.on('toolsChanged', (change) => changes.push(change));
     await kernel.start();
@@ -242,7 +243,7 @@ describe('hook tools filters are checked at registration (9.11)', () => {
 
   it('fails every call closed, naming the plugin, when a guard filters on a name that is not a canonical tool', async () => {
     const logs: string[] = [];
-    const kernel = createKernel({ plugins: [{ id: 'bad-filter', module: guard }] }, { logger: (record) => logs.push(record.message) });
+    const kernel = createKernel({ plugins: [{ id: 'bad-filter', module: guard }] }, { cwd: scratchCwd(), logger: (record) => logs.push(record.message) });
     await kernel.start();
     try {
       expect(logs.join('\n')).toMatch(/plugin "bad-filter" registers before_tool_call with an invalid tools filter \("Agent" is not a canonical tool name \(write "agent"\)\)/);
@@ -255,7 +256,7 @@ describe('hook tools filters are checked at registration (9.11)', () => {
   });
 
   it('runs the guard on the tools its valid filter names', async () => {
-    const kernel = createKernel({ plugins: [{ id: 'bad-filter', module: guard, env: { HOOK_TOOLS: 'agent_tool' } }] }, { logger: quiet });
+    const kernel = createKernel({ plugins: [{ id: 'bad-filter', module: guard, env: { HOOK_TOOLS: 'agent_tool' } }] }, { cwd: scratchCwd(), logger: quiet });
     await kernel.start();
     try {
       expect(await kernel.assembleTools().execute('agent_tool', {})).toMatchObject({ outcome: 'blocked', code: 'HOOK_BLOCKED' });
@@ -276,7 +277,7 @@ describe('a missing or failed required plugin, in every report (23.3, 23.4)', ()
         ],
         agents: { list: [{ id: 'main', plugins: ['echo', 'guard'] }] },
       },
-      { logger: quiet },
+      { cwd: scratchCwd(), logger: quiet },
     );
     await kernel.start();
     try {
