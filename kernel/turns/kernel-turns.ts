@@ -65,7 +65,7 @@ export function createKernelTurns(deps: KernelTurnsDeps) {
   deps.host.setHostServices(
     createTurnRequestHandler({
       config: deps.config, host: deps.host, calls, turns, sessions, ledger, stopWork,
-      agentKnown: (agentId) => deps.resolve({ agentId }).agentId, probeTools: deps.probeTools, agentOfSession: deps.agentOfSession,
+      agentKnown: (agentId) => deps.resolve({ agentId }).agentId, probeTools: deps.probeTools, agentOfSession: deps.agentOfSession, warn: deps.warn,
     }),
   );
 

@@ -4,13 +4,14 @@
  * agent-to-agent), and which plugin is designated to serve the tool a request belongs to.
  */
 import { randomUUID } from 'node:crypto';
-import { MAX_RUNNING_CHILDREN, SessionQueryParams, TurnStartParams, type RunInfo, type TurnStartResult } from '../../protocol/index.js';
+import { MAX_RUNNING_CHILDREN, SessionQueryParams, TurnStartParams, type RunInfo, type TaskState, type TurnStartResult } from '../../protocol/index.js';
 import type { PincerConfig } from '../config/schema.js';
 import type { HostServices, PluginHost } from '../host/index.js';
 import type { RunContext } from '../policy/index.js';
 import { foldId } from '../policy/id-match.js';
 import { assertAgentToAgent } from './agent-to-agent.js';
 import type { CallRegistry, CallerRun } from './call-registry.js';
+import { MAX_OPEN_REPORTED_TASKS, ReportedTasks } from './reported-tasks.js';
 import { TurnError } from './errors.js';
 import { sessionBelongsTo, type SessionDirectory, type SessionEntry } from './sessions.js';
 import type { TaskLedger } from './task-ledger.js';
@@ -32,6 +33,7 @@ export interface TurnRequestDeps {
   agentOfSession(pluginId: string, handle: string | undefined): string | undefined;
   /** Stops the work of a task: a turn here, or a plugin's own task. */
   stopWork(id: string, reason: string): Promise<void>;
+  warn?(message: string): void;
 }
 
 /** Which core tool a request belongs to: only the plugin designated to serve it may ask. */
@@ -63,6 +65,7 @@ function sessionView(entry: SessionEntry) {
 
 export function createTurnRequestHandler(deps: TurnRequestDeps): HostServices {
   const { config, host, calls, turns, sessions, ledger } = deps;
+  const reported = new ReportedTasks();
 
   async function startResult(turn: StartedTurn, waitMs: number): Promise<TurnStartResult> {
     const outcome = await settleWithin(turn.done, waitMs);
@@ -164,10 +167,15 @@ export function createTurnRequestHandler(deps: TurnRequestDeps): HostServices {
       if (method === 'tasks/cancelRequested' && pluginId === ledger.ledgerPlugin()) {
         void deps.stopWork((raw as { id: string }).id, 'cancel requested through the tasks ledger');
       } else if (method === 'tasks/report') {
-        const report = raw as { localId: string; kind: string; state: 'queued'; title: string; progress?: string; sessionKey?: string; error?: string };
-        // The agent comes from the kernel's record of the session, never from the plugin's word.
-        const agentId = deps.agentOfSession(pluginId, report.sessionKey) ?? '';
-        void ledger.record({ id: `${pluginId}:${report.localId}`, kind: report.kind, state: report.state, agentId, sessionKey: report.sessionKey, ownerPlugin: pluginId, title: report.title, progress: report.progress, error: report.error });
+        const report = raw as { localId: string; kind: string; state: TaskState; title: string; progress?: string; sessionKey?: string; error?: string };
+        if (!reported.admit(pluginId, report.localId, report.state)) {
+          deps.warn?.(`tasks: plugin "${pluginId}" reported task "${report.localId}" while ${MAX_OPEN_REPORTED_TASKS} of its tasks are unfinished; not recorded`);
+          return;
+        }
+        // The agent and session come from the kernel's record of the session, never from the plugin's word.
+        const agentId = deps.agentOfSession(pluginId, report.sessionKey);
+        const sessionKey = agentId === undefined ? undefined : report.sessionKey;
+        void ledger.record({ id: `${pluginId}:${report.localId}`, kind: report.kind, state: report.state, agentId: agentId ?? '', sessionKey, ownerPlugin: pluginId, title: report.title, progress: report.progress, error: report.error });
       }
     },
   };

@@ -6,6 +6,7 @@ import { TaskLedger } from '../../kernel/turns/task-ledger.js';
 import { createTurnRequestHandler } from '../../kernel/turns/turn-requests.js';
 import { TurnService } from '../../kernel/turns/turn-service.js';
 import type { TurnRequest } from '../../kernel/turns/types.js';
+import { MAX_OPEN_REPORTED_TASKS } from '../../kernel/turns/reported-tasks.js';
 import { MAX_RUNNING_CHILDREN } from '../../protocol/index.js';
 
 const DESIGNATED: Record<string, string> = { sessions_spawn: 'sessions', sessions_send: 'sessions', sessions_list: 'sessions', automations: 'automations' };
@@ -23,7 +24,7 @@ function setup(config: Record<string, unknown> = {}, hold = false) {
   const caller = (depth: number, pluginId = 'sessions') =>
     calls.begin(pluginId, { runId: `run-${depth}`, agentId: 'main', sessionKey: `agent:main:s${depth}`, trigger: 'user', depth, maxSpawnDepth: 2, tools: ['read', 'sessions_spawn'] }).token;
   const ask = (pluginId: string, method: string, params: unknown) => handler.request(pluginId, method, params, signal);
-  return { ask, caller, started };
+  return { ask, caller, started, handler, ledger };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<{ reason: string; message: string }> {
@@ -95,5 +96,21 @@ describe('the kernel\'s turn services refuse what a plugin may not ask', () => {
     await open.ask('sessions', 'turns/start', { kind: 'send', callToken: open.caller(0), sessionKey: 'agent:ops:main', message: 'hi', waitMs: 5_000 });
     expect(open.started[0]).toMatchObject({ agentId: 'ops', sessionKey: 'agent:ops:main', source: { agentId: 'main', sessionKey: 'agent:main:s0' }, subagentDepth: 0 });
     expect(open.started[0]!.inheritedAllowlist).toEqual(['read', 'sessions_spawn']); // never more than the sender held
+  });
+
+  it('records a bounded number of a plugin\'s unfinished reported tasks, and never a session it was not called for', async () => {
+    const { handler, ledger } = setup();
+    const report = (localId: string, state: string) => handler.notify('evil', 'tasks/report', { localId, kind: 'exec', state, title: 'flood', sessionKey: 'agent:main:main' });
+    for (let i = 0; i <= MAX_OPEN_REPORTED_TASKS; i++) report(`t${i}`, 'running');
+    const get = async (localId: string) => (await ledger.query({ id: `evil:${localId}`, limit: 1 }))[0];
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await get(`t${MAX_OPEN_REPORTED_TASKS - 1}`)).toMatchObject({ state: 'running', ownerPlugin: 'evil', agentId: '' });
+    expect((await get('t0'))?.sessionKey).toBeUndefined(); // its word on the session is not taken
+    expect(await get(`t${MAX_OPEN_REPORTED_TASKS}`)).toBeUndefined();
+    report('t0', 'succeeded'); // an end frees a slot
+    report('late', 'running');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await get('t0')).toMatchObject({ state: 'succeeded' });
+    expect(await get('late')).toMatchObject({ state: 'running' });
   });
 });
