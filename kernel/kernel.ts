@@ -26,6 +26,7 @@ import { WorkspaceRouter } from './workspace/router.js';
 import { createKernelTurns, type HostTurnRequest, type KernelTasks } from './turns/kernel-turns.js';
 import type { StartedTurn } from './turns/turn-service.js';
 import type { TurnRunner } from './turns/types.js';
+import { pluginToolsOf } from './turns/call-registry.js';
 import { FamilyTools, isFamilyTool } from './families/family-tools.js';
 
 export interface KernelOptions {
@@ -143,7 +144,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     const surface = families.extend(surfaces.get(run.enabledPlugins), run, steps);
     const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: [...run.warnings, ...surface.warnings] });
     const target = { provider: run.provider, modelId: run.model };
-    const caller = { runId, agentId: run.agentId, sessionKey: run.sessionKey, trigger: run.trigger ?? 'user', jobId: run.jobId, depth: run.subagentDepth ?? 0, tools: result.effectiveAllowlist, memoryWritePath };
+    const caller = { runId, agentId: run.agentId, sessionKey: run.sessionKey, trigger: run.trigger ?? 'user', jobId: run.jobId, depth: run.subagentDepth ?? 0, tools: result.effectiveAllowlist, pluginTools: pluginToolsOf(result.tools), memoryWritePath };
     const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement, beginCall: turns.callerRun(caller) };
     const tools: KernelTool[] = result.tools.map((tool) => {
       if (isFamilyTool(tool)) return families.bind(tool, run, target, steps);

@@ -5,11 +5,22 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { RunInfo } from '../../protocol/index.js';
+import { normalizeToolPolicyName } from '../../sdk/policy/index.js';
 import { TurnError } from './errors.js';
 
 export interface CallerRun extends RunInfo {
   /** Where a memory run may append (trigger `memory`). */
   memoryWritePath?: string;
+}
+
+/** The run's plugin (non-core) tools by serving plugin, as `RunInfo.pluginTools` names them. */
+export function pluginToolsOf(tools: readonly { name: string; pluginId?: string; core?: boolean }[]): Record<string, string[]> {
+  const byPlugin: Record<string, string[]> = {};
+  for (const tool of tools) {
+    if (tool.core || !tool.pluginId) continue;
+    (byPlugin[tool.pluginId] ??= []).push(normalizeToolPolicyName(tool.name));
+  }
+  return byPlugin;
 }
 
 export class CallRegistry {

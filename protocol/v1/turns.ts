@@ -41,6 +41,8 @@ export const RunInfo = z.object({
   maxSpawnDepth: z.number().int().min(1),
   /** Normalized names of every tool the run holds: its effective allowlist. */
   tools: z.array(z.string()),
+  /** Plugin id → the run's tools that plugin serves as plugin (non-core) tools: what a plugin id or `group:plugins` in a tool list names. */
+  pluginTools: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type RunInfo = z.infer<typeof RunInfo>;
 

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedTurnRunner, stepsFromMessage, type PincerConfig, type ScriptedTurnRunner, type TurnRequest } from '../../kernel/index.js';
-import { eventually, startKernel, tempDir, text, turnPlugins, type TestKernel } from './helpers.js';
+import { ROOT, eventually, startKernel, tempDir, text, turnPlugins, type TestKernel } from './helpers.js';
 
 const PLUGINS = ['sessions', 'tasks', 'automations'];
 let otherJobId = '';
@@ -132,5 +132,26 @@ describe('automations end to end: a real plugin, a real short schedule, restarts
     expect(cronTurns(writerId)).toEqual([]); // no turn ran uncapped or empty-handed
     const job = ((await automations(t, { action: 'get', jobId: writerId })).details as { job: { enabled: boolean } }).job;
     expect(job.enabled).toBe(true);
+  });
+});
+
+describe('the creator cap names plugins as policy does', () => {
+  it('grants a job asking for a plugin id (or group:plugins) exactly the creator\'s tools from that plugin', async () => {
+    const t = await startKernel((workspace) => ({
+      plugins: [...turnPlugins(workspace, ['automations']), { id: 'background-worker', module: path.join(ROOT, 'dist/test/fixtures/plugins/background-worker.js') }],
+      tools: { profile: 'coding', alsoAllow: ['start_work'] },
+      agents: { list: [{ id: 'main', default: true, workspace }] },
+    }));
+    try {
+      for (const toolsAllow of [['background-worker', 'read'], ['group:plugins']]) {
+        const created = await t.kernel.assembleTools({ runId: `plugin-cap-${toolsAllow[0]}` }).execute('automations', { action: 'add', name: 'plugin cap', schedule: { kind: 'every', everyMs: 3_600_000 }, message: 'x', toolsAllow });
+        expect(created.outcome, toolsAllow.join()).toBe('ok');
+        const { job, dropped } = created.details as { job: { toolsAllow: string[] }; dropped: string[] };
+        expect(job.toolsAllow.sort(), toolsAllow.join()).toEqual(toolsAllow.includes('read') ? ['read', 'start_work'] : ['start_work']);
+        expect(dropped).toEqual([]);
+      }
+    } finally {
+      await t.kernel.stop();
+    }
   });
 });

@@ -85,6 +85,14 @@ describe('the creator cap (at creation)', () => {
     expect(capJobToolsAllow(['group:fs', 'web_*'], creator).toolsAllow).toEqual(['read', 'write', 'web_fetch']);
     expect(capJobToolsAllow(['READ'], ['read']).toolsAllow).toEqual(['read']);
   });
+  it('matches a plugin id and group:plugins against the creator\'s tools from plugins, never past them', () => {
+    const tools = [...creator, 'gh_issue', 'gh_pr', 'jira_get'];
+    const byPlugin = { github: ['gh_issue', 'gh_pr'], jira: ['jira_get'] };
+    expect(capJobToolsAllow(['github', 'read'], tools, byPlugin)).toEqual({ toolsAllow: ['read', 'gh_issue', 'gh_pr'], toolsAllowIsDefault: false, dropped: [] });
+    expect(capJobToolsAllow(['group:plugins'], tools, byPlugin).toolsAllow).toEqual(['gh_issue', 'gh_pr', 'jira_get']);
+    expect(capJobToolsAllow(['group:plugins'], creator, {}).toolsAllow).toEqual([]); // no plugin tools: matches nothing
+    expect(capJobToolsAllow(['gitlab'], tools, byPlugin)).toMatchObject({ toolsAllow: [], dropped: ['gitlab'] });
+  });
 });
 
 describe('self-scope inside a cron run', () => {

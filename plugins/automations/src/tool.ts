@@ -41,7 +41,7 @@ export function createAutomationsTool(deps: { store: () => JobStore; scheduler: 
   function add(params: Params, run: RunInfo) {
     if (!params.name || !params.schedule || !params.message) return errorResult('INVALID_ARGUMENTS', 'add needs name, schedule and message', undefined);
     const { schedule, firstRun } = validateSchedule(params.schedule, params.name, now());
-    const cap = capJobToolsAllow(params.toolsAllow, run.tools);
+    const cap = capJobToolsAllow(params.toolsAllow, run.tools, run.pluginTools);
     const at = now();
     const job: Job = {
       id: `job_${randomBytes(8).toString('hex')}`, agentId: run.agentId, name: params.name, schedule, message: params.message, toolsAllow: cap.toolsAllow,
@@ -59,7 +59,7 @@ export function createAutomationsTool(deps: { store: () => JobStore; scheduler: 
       const { schedule, firstRun } = validateSchedule(params.schedule, job.name, now());
       Object.assign(patch, { schedule, nextRunAt: firstRun });
     }
-    if (params.toolsAllow) Object.assign(patch, (({ toolsAllow, toolsAllowIsDefault }) => ({ toolsAllow, toolsAllowIsDefault }))(capJobToolsAllow(params.toolsAllow, run.tools)));
+    if (params.toolsAllow) Object.assign(patch, (({ toolsAllow, toolsAllowIsDefault }) => ({ toolsAllow, toolsAllowIsDefault }))(capJobToolsAllow(params.toolsAllow, run.tools, run.pluginTools)));
     const updated = deps.store().update(job.id, patch, now())!;
     deps.scheduler().armTimer();
     return okResult(`Updated ${line(updated)}.`, { job: view(updated) });
