@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedTurnRunner, stepsFromMessage, type PincerConfig, type ScriptedTurnRunner, type TurnRequest } from '../../kernel/index.js';
-import { ROOT, eventually, startKernel, tempDir, text, turnPlugins, type TestKernel } from './helpers.js';
+import { ROOT, eventually, pluginModule, startKernel, tempDir, text, turnPlugins, type TestKernel } from './helpers.js';
 
 const PLUGINS = ['sessions', 'tasks', 'automations'];
 let otherJobId = '';
@@ -135,23 +135,41 @@ describe('automations end to end: a real plugin, a real short schedule, restarts
   });
 });
 
-describe('the creator cap names plugins as policy does', () => {
-  it('grants a job asking for a plugin id (or group:plugins) exactly the creator\'s tools from that plugin', async () => {
-    const t = await startKernel((workspace) => ({
-      plugins: [...turnPlugins(workspace, ['automations']), { id: 'background-worker', module: path.join(ROOT, 'dist/test/fixtures/plugins/background-worker.js') }],
+describe('the creator cap names plugins as policy does; an agent\'s jobs are capped', () => {
+  let t: TestKernel;
+  beforeAll(async () => {
+    t = await startKernel((workspace) => ({
+      plugins: [
+        ...turnPlugins(workspace, []),
+        { id: 'automations', module: pluginModule('automations'), settings: { maxJobsPerAgent: 3 } },
+        { id: 'background-worker', module: path.join(ROOT, 'dist/test/fixtures/plugins/background-worker.js') },
+      ],
       tools: { profile: 'coding', alsoAllow: ['start_work'] },
-      agents: { list: [{ id: 'main', default: true, workspace }] },
+      agents: { list: [{ id: 'main', default: true, workspace }, { id: 'other', workspace }] },
     }));
-    try {
-      for (const toolsAllow of [['background-worker', 'read'], ['group:plugins']]) {
-        const created = await t.kernel.assembleTools({ runId: `plugin-cap-${toolsAllow[0]}` }).execute('automations', { action: 'add', name: 'plugin cap', schedule: { kind: 'every', everyMs: 3_600_000 }, message: 'x', toolsAllow });
-        expect(created.outcome, toolsAllow.join()).toBe('ok');
-        const { job, dropped } = created.details as { job: { toolsAllow: string[] }; dropped: string[] };
-        expect(job.toolsAllow.sort(), toolsAllow.join()).toEqual(toolsAllow.includes('read') ? ['read', 'start_work'] : ['start_work']);
-        expect(dropped).toEqual([]);
-      }
-    } finally {
-      await t.kernel.stop();
+  });
+  afterAll(async () => {
+    await t.kernel.stop();
+  });
+  const add = (toolsAllow: string[], agentId = 'main') =>
+    t.kernel.assembleTools({ agentId, runId: `cap-${agentId}-${toolsAllow.join()}-${Math.random()}` }).execute('automations', { action: 'add', name: 'capped', schedule: { kind: 'every', everyMs: 3_600_000 }, message: 'x', toolsAllow });
+
+  it('grants a job asking for a plugin id (or group:plugins) exactly the creator\'s tools from that plugin', async () => {
+    for (const toolsAllow of [['background-worker', 'read'], ['group:plugins']]) {
+      const created = await add(toolsAllow);
+      expect(created.outcome, toolsAllow.join()).toBe('ok');
+      const { job, dropped } = created.details as { job: { toolsAllow: string[] }; dropped: string[] };
+      expect(job.toolsAllow.sort(), toolsAllow.join()).toEqual(toolsAllow.includes('read') ? ['read', 'start_work'] : ['start_work']);
+      expect(dropped).toEqual([]);
     }
+  });
+
+  it('refuses a job past maxJobsPerAgent, naming the agent and the limit, and counts each agent apart', async () => {
+    expect((await add(['read'])).outcome).toBe('ok'); // the third of main's jobs
+    const refused = await add(['read']);
+    expect(refused).toMatchObject({ outcome: 'tool_error', isError: true });
+    expect(text(refused)).toContain('TOO_MANY_JOBS');
+    expect(text(refused)).toContain('agent "main" already has 3 automations jobs (at most 3)');
+    expect((await add(['read'], 'other')).outcome).toBe('ok');
   });
 });

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { definePlugin, pluginDataDir, type KernelClient } from '../../../sdk/plugin-api.js';
+import { DEFAULT_MAX_JOBS_PER_AGENT } from './constants.js';
 import { JobStore, type Job, type JobRun } from './job-store.js';
 import { Scheduler, type RunEnd } from './scheduler.js';
 import { createAutomationsTool } from './tool.js';
@@ -22,6 +23,7 @@ async function runCronTurn(kernel: KernelClient | undefined, job: Job, run: JobR
 export function createAutomationsPlugin(options: { file?: string } = {}) {
   let store: JobStore | undefined;
   let scheduler: Scheduler | undefined;
+  let maxJobsPerAgent = DEFAULT_MAX_JOBS_PER_AGENT;
   const need = <T>(value: T | undefined): T => {
     if (!value) throw new Error('the automations plugin has not been activated');
     return value;
@@ -30,8 +32,11 @@ export function createAutomationsPlugin(options: { file?: string } = {}) {
     id: 'automations',
     version: '0.1.0',
     family: 'automation',
-    tools: [createAutomationsTool({ store: () => need(store), scheduler: () => need(scheduler) })],
-    activate({ log, kernel }) {
+    tools: [createAutomationsTool({ store: () => need(store), scheduler: () => need(scheduler), maxJobsPerAgent: () => maxJobsPerAgent })],
+    activate({ settings, log, kernel }) {
+      const max = settings.maxJobsPerAgent;
+      if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 1)) throw new Error(`settings.maxJobsPerAgent must be a positive integer, got ${JSON.stringify(max)}`);
+      maxJobsPerAgent = max ?? DEFAULT_MAX_JOBS_PER_AGENT;
       store = new JobStore(options.file ?? path.join(pluginDataDir(), 'automations.sqlite'));
       scheduler = new Scheduler({ store, runJob: (job, run) => runCronTurn(kernel, job, run), log });
       scheduler.start();

@@ -9,6 +9,7 @@ import type { RunInfo } from '../../../protocol/index.js';
 import { defineTool, TurnRefusedError } from '../../../sdk/plugin-api.js';
 import { errorResult, okResult } from '../../../sdk/tool-results.js';
 import { StoreError } from '../../../sdk/store/index.js';
+import { DEFAULT_MAX_JOBS_PER_AGENT } from './constants.js';
 import { capJobToolsAllow } from './creator-cap.js';
 import type { Job, JobStore } from './job-store.js';
 import { ScheduleError, ScheduleInput, validateSchedule } from './schedule.js';
@@ -35,11 +36,14 @@ function sessionOfAgent(sessionKey: string, agentId: string): boolean {
   return sessionKey.trim().toLowerCase().startsWith(`agent:${agentId.trim().toLowerCase()}:`);
 }
 
-export function createAutomationsTool(deps: { store: () => JobStore; scheduler: () => Scheduler; now?: () => number }) {
+export function createAutomationsTool(deps: { store: () => JobStore; scheduler: () => Scheduler; now?: () => number; maxJobsPerAgent?: () => number }) {
   const now = deps.now ?? Date.now;
+  const maxJobs = deps.maxJobsPerAgent ?? (() => DEFAULT_MAX_JOBS_PER_AGENT);
 
   function add(params: Params, run: RunInfo) {
     if (!params.name || !params.schedule || !params.message) return errorResult('INVALID_ARGUMENTS', 'add needs name, schedule and message', undefined);
+    const held = deps.store().list(run.agentId).length;
+    if (held >= maxJobs()) return errorResult('TOO_MANY_JOBS', `agent "${run.agentId}" already has ${held} automations jobs (at most ${maxJobs()})`, 'Remove a job you no longer need, or change an existing one.');
     const { schedule, firstRun } = validateSchedule(params.schedule, params.name, now());
     const cap = capJobToolsAllow(params.toolsAllow, run.tools, run.pluginTools);
     const at = now();

@@ -13,10 +13,18 @@ const CANCEL_POLL_MS = 1_000;
 const PRUNE_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
+/** A positive number setting, or its default; anything else is refused by name (the handshake fails with it). */
+function positive(settings: Record<string, unknown>, key: string, fallback: number, integer: boolean): number {
+  const value = settings[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+    throw new Error(`settings.${key} must be a positive ${integer ? 'integer' : 'number'}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
 function retentionFrom(settings: Record<string, unknown>): LedgerRetention {
-  const days = typeof settings.retentionDays === 'number' && settings.retentionDays > 0 ? settings.retentionDays : 7;
-  const max = typeof settings.maxFinishedTasks === 'number' && settings.maxFinishedTasks > 0 ? Math.floor(settings.maxFinishedTasks) : 10_000;
-  return { maxAgeMs: days * DAY_MS, maxFinished: max };
+  return { maxAgeMs: positive(settings, 'retentionDays', 7, false) * DAY_MS, maxFinished: positive(settings, 'maxFinishedTasks', 10_000, true) };
 }
 
 export function createTasksPlugin(options: { file?: string; pollMs?: number } = {}) {
@@ -49,13 +57,13 @@ export function createTasksPlugin(options: { file?: string; pollMs?: number } = 
       },
     },
     activate({ settings, log, kernel: client }) {
+      const retention = retentionFrom(settings); // bad settings fail before the database is opened
       kernel = client;
       // The owner is the kernel process: a restart of this plugin does not orphan its kernel's tasks.
       const owner = Number(process.env[KERNEL_PID_ENV]) || process.pid;
       ledger = new LedgerStore(options.file ?? path.join(pluginDataDir(), 'tasks.sqlite'), `kernel:${owner}`, owner);
       const interrupted = ledger.recoverInterrupted();
       if (interrupted > 0) log.warn(`tasks ledger: ${interrupted} task(s) were left unfinished by a process that stopped; marked failed (interrupted), not re-run`);
-      const retention = retentionFrom(settings);
       ledger.prune(retention);
       // A locked or failing database skips one round (and says so); it never kills the plugin.
       const safely = (what: string, fn: () => void) => () => {
