@@ -40,6 +40,8 @@ function taskOf(run: ExecRunInfo) {
 export class BackgroundTasks {
   readonly #watched = new Map<string, Watched>();
   #timer: NodeJS.Timeout | undefined;
+  /** The checks' own signal: a run's services came from a call that has long ended (and may have been cancelled). */
+  #stop = new AbortController();
 
   constructor(private readonly checkMs = TASK_CHECK_MS) {}
 
@@ -62,7 +64,7 @@ export class BackgroundTasks {
   async cancel(runId: string): Promise<boolean> {
     const watched = this.#watched.get(runId);
     if (watched === undefined) return false;
-    const { run, killed } = await watched.runs.kill(runId);
+    const { run, killed } = await watched.runs.kill(runId, this.#stop.signal);
     if (run !== null) this.observe(run, watched.runs, watched.session, watched.report);
     return killed;
   }
@@ -72,6 +74,8 @@ export class BackgroundTasks {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#watched.clear();
+    this.#stop.abort();
+    this.#stop = new AbortController();
   }
 
   #schedule(): void {
@@ -85,7 +89,7 @@ export class BackgroundTasks {
     const bySession = new Map<string, Watched>();
     for (const watched of this.#watched.values()) bySession.set(watched.session, watched);
     for (const { session, runs } of bySession.values()) {
-      const listed = await runs.list().catch(() => undefined);
+      const listed = await runs.list(this.#stop.signal).catch(() => undefined);
       if (listed === undefined) continue;
       for (const [runId, watched] of this.#watched) {
         if (watched.session !== session) continue;
