@@ -66,6 +66,7 @@ function sessionView(entry: SessionEntry) {
 export function createTurnRequestHandler(deps: TurnRequestDeps): HostServices {
   const { config, host, calls, turns, sessions, ledger } = deps;
   const reported = new ReportedTasks();
+  const warnedFull = new Set<string>(); // one warning per plugin while it is at the cap, not one per report
 
   async function startResult(turn: StartedTurn, waitMs: number): Promise<TurnStartResult> {
     const outcome = await settleWithin(turn.done, waitMs);
@@ -169,9 +170,11 @@ export function createTurnRequestHandler(deps: TurnRequestDeps): HostServices {
       } else if (method === 'tasks/report') {
         const report = raw as { localId: string; kind: string; state: TaskState; title: string; progress?: string; sessionKey?: string; error?: string };
         if (!reported.admit(pluginId, report.localId, report.state)) {
-          deps.warn?.(`tasks: plugin "${pluginId}" reported task "${report.localId}" while ${MAX_OPEN_REPORTED_TASKS} of its tasks are unfinished; not recorded`);
+          if (!warnedFull.has(pluginId)) deps.warn?.(`tasks: plugin "${pluginId}" reported task "${report.localId}" while ${MAX_OPEN_REPORTED_TASKS} of its tasks are unfinished; new ones are not recorded until some end`);
+          warnedFull.add(pluginId);
           return;
         }
+        warnedFull.delete(pluginId);
         // The agent and session come from the kernel's record of the session, never from the plugin's word.
         const agentId = deps.agentOfSession(pluginId, report.sessionKey);
         const sessionKey = agentId === undefined ? undefined : report.sessionKey;

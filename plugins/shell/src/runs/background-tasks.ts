@@ -2,14 +2,14 @@ import type { ExecRunInfo, ExecRunService, TaskState } from '../../../../protoco
 import type { ToolContext } from '../../../../sdk/plugin-api.js';
 import { runStatus } from './describe.js';
 
-export type ReportTask = ToolContext['reportTask'];
+type ReportTask = ToolContext['reportTask'];
 
 /**
  * How often the running runs are checked for their end. A list per session, one request at a
  * time: waiting on each run instead would hold one of the plugin's few concurrent workspace
  * requests per run and starve the runs' own tools.
  */
-export const TASK_CHECK_MS = 2_000;
+const TASK_CHECK_MS = 2_000;
 
 interface Watched {
   session: string;
@@ -19,7 +19,7 @@ interface Watched {
 }
 
 /** The ledger state of a run: killed on request is cancelled, exit 0 succeeded, any other end failed. */
-export function taskStateOf(run: ExecRunInfo): TaskState {
+function taskStateOf(run: ExecRunInfo): TaskState {
   if (run.status === 'running') return 'running';
   if (run.status === 'killed') return 'cancelled';
   return run.status === 'exited' && run.exitCode === 0 ? 'succeeded' : 'failed';
@@ -42,8 +42,6 @@ export class BackgroundTasks {
   #timer: NodeJS.Timeout | undefined;
   /** The checks' own signal: a run's services came from a call that has long ended (and may have been cancelled). */
   #stop = new AbortController();
-
-  constructor(private readonly checkMs = TASK_CHECK_MS) {}
 
   /**
    * Reports an ended run's end, or starts following a running one to its end (once per run;
@@ -80,7 +78,7 @@ export class BackgroundTasks {
 
   #schedule(): void {
     if (this.#timer !== undefined || this.#watched.size === 0) return;
-    this.#timer = setTimeout(() => void this.#check().finally(() => { this.#timer = undefined; this.#schedule(); }), this.checkMs);
+    this.#timer = setTimeout(() => void this.#check().finally(() => { this.#timer = undefined; this.#schedule(); }), TASK_CHECK_MS);
     this.#timer.unref();
   }
 
