@@ -10,6 +10,8 @@ type ReportTask = ToolContext['reportTask'];
  * requests per run and starve the runs' own tools.
  */
 const TASK_CHECK_MS = 2_000;
+/** More than the ended runs backends keep listing (they forget finished runs after a while). */
+const MAX_ENDED_REMEMBERED = 4_096;
 
 interface Watched {
   session: string;
@@ -39,6 +41,8 @@ function taskOf(run: ExecRunInfo) {
  */
 export class BackgroundTasks {
   readonly #watched = new Map<string, Watched>();
+  /** Runs whose end was reported (the latest ones): a repeated look at them writes nothing again. */
+  readonly #ended = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   /** The checks' own signal: a run's services came from a call that has long ended (and may have been cancelled). */
   #stop = new AbortController();
@@ -49,11 +53,14 @@ export class BackgroundTasks {
    */
   observe(run: ExecRunInfo, runs: ExecRunService, session: string, report: ReportTask | undefined): void {
     if (report === undefined) return;
-    const watched = this.#watched.get(run.runId);
-    if (watched !== undefined && run.status === 'running') return;
+    if (run.status === 'running' ? this.#watched.has(run.runId) : this.#ended.has(run.runId)) return;
     this.#watched.delete(run.runId);
     report(taskOf(run));
-    if (run.status !== 'running') return;
+    if (run.status !== 'running') {
+      this.#ended.add(run.runId);
+      if (this.#ended.size > MAX_ENDED_REMEMBERED) this.#ended.delete(this.#ended.values().next().value!);
+      return;
+    }
     this.#watched.set(run.runId, { session, runs, report, command: run.command });
     this.#schedule();
   }
