@@ -40,7 +40,9 @@ const added = await main.execute('automations', {
 const job = added.details.job;
 console.log('job:', job.name, job.toolsAllow);
 
-while (!runner.turns.some((turn) => turn.request.trigger === 'cron' && turn.results.length === 1)) await new Promise((r) => setTimeout(r, 100));
+// Wait for the ledger to record a finished cron run (the turn ends before its task is written).
+const cronSucceeded = async () => (await kernel.tasks.list({ agentId: 'main', states: ['succeeded'] })).some((t) => t.kind === 'cron');
+while (!(await cronSucceeded())) await new Promise((r) => setTimeout(r, 100));
 const cron = runner.turns.find((turn) => turn.request.trigger === 'cron');
 console.log('cron run:', cron.request.sessionKey === `agent:main:cron:${job.id}`, cron.tools);
 
