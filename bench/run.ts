@@ -3,6 +3,7 @@
  * need a service (Docker, sshd) say so and are skipped when it is absent.
  */
 import { runAssemblyBench } from './assembly.bench.js';
+import { runAutomationsBench } from './automations.bench.js';
 import { runFsIntegrityBench } from './fs-integrity.bench.js';
 import { runExecBench } from './exec.bench.js';
 import { runGateBench } from './gate.bench.js';
@@ -26,6 +27,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ['message', () => runMessageBench()],
   ['sandbox', runSandboxBench],
   ['skills', runSkillsBench],
+  ['automations', runAutomationsBench],
 ];
 
 const only = process.argv.slice(2);

@@ -24,6 +24,8 @@ export type CliErrorCode =
   | 'FILE_EXISTS'
   /** `policy test` found a run whose tools differ from what the expectations file says. Exit 1. */
   | 'EXPECTATION_FAILED'
+  /** A named thing (a task) does not exist. Exit 1. */
+  | 'NOT_FOUND'
   /** A bug in the CLI itself. Exit 70 (EX_SOFTWARE). */
   | 'INTERNAL';
 
@@ -38,6 +40,7 @@ export const CLI_EXIT_CODES: Readonly<Record<CliErrorCode, number>> = {
   UNSAFE_WORKSPACE: 1,
   FILE_EXISTS: 1,
   EXPECTATION_FAILED: 1,
+  NOT_FOUND: 1,
   INTERNAL: 70,
 };
 

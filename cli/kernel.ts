@@ -94,9 +94,14 @@ export interface PluginStatus {
   rejectedTools?: Array<{ name: string; reason: string }>;
 }
 
+export type { TaskRecord } from '../protocol/index.js';
+import type { TaskRecord, TasksQueryParams } from '../protocol/index.js';
+
 export interface Kernel {
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** The tasks ledger (needs a plugin keeping it: `pincer tasks` adds the bundled one). */
+  readonly tasks?: { list(filter?: TasksQueryParams): Promise<TaskRecord[]>; get(id: string): Promise<TaskRecord | undefined>; cancel(id: string): Promise<TaskRecord | undefined> };
   assembleTools(run: RunContext): ToolSet;
   plugins(): PluginStatus[];
   /** A sandbox backend's operator method, answered by the plugin that serves the backend. */

@@ -29,6 +29,14 @@ export type { RunSkills, RunSkill, SkillExclusion, SkillCollision, SourceStatus 
 export { KERNEL_CALL_CODES } from './adapter/index.js';
 export type { CallResult, OkCallResult, FailedCallResult, CallOutcome, CallCode, CallError, PluginAvailability } from './adapter/index.js';
 
+// Agent turns: the host's turn runner, the scripted runner, the tasks ledger
+export { createScriptedTurnRunner, stepsFromMessage } from './turns/scripted-runner.js';
+export type { ScriptedStep, ScriptedTurnRecord, ScriptedTurnRunner, TurnScript } from './turns/scripted-runner.js';
+export type { TurnContext, TurnOutcome, TurnRequest, TurnResult, TurnRunner } from './turns/types.js';
+export type { HostTurnRequest, KernelTasks } from './turns/kernel-turns.js';
+export type { StartedTurn } from './turns/turn-service.js';
+export { TurnError } from './turns/errors.js';
+
 // Config
 export { loadConfig, discoverConfigPath, DEFAULT_CONFIG_FILE } from './config/load.js';
 export { defaultConfig, bundledPluginConfig, BUNDLED_PLUGINS } from './config/defaults.js';

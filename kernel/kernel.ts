@@ -13,6 +13,7 @@ import { isKnownCoreToolId } from '../protocol/vocabulary/index.js';
 import type { PincerConfig } from './config/schema.js';
 import { collectHooks } from './assembly/hooks.js';
 import { pluginKernelTool } from './assembly/plugin-tool.js';
+import { memoryWritePathOf, memoryWriteTool } from './assembly/memory-run.js';
 import { createRunResolver, type ResolvedRun } from './assembly/run-shape.js';
 import { callsBlocked, explainInRun, pluginAvailability } from './assembly/run-explain.js';
 import { RunRegistry } from './assembly/run-registry.js';
@@ -24,6 +25,10 @@ import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-pl
 import { WorkspaceRouter } from './workspace/router.js';
 import { createSandboxAdmin, type SandboxAdmin } from './workspace/sandbox-admin.js';
 import { createSkillsService, type KernelSkills } from './skills/service.js';
+import { createKernelTurns, type HostTurnRequest, type KernelTasks } from './turns/kernel-turns.js';
+import type { StartedTurn } from './turns/turn-service.js';
+import type { TurnRunner } from './turns/types.js';
+import { pluginToolsOf } from './turns/call-registry.js';
 import { FamilyTools, isFamilyTool } from './families/family-tools.js';
 
 export interface KernelOptions {
@@ -59,6 +64,15 @@ export interface Kernel {
   readonly host: PluginHost;
   /** Skill sources: `refresh()` after start and before a run; a run's skills are `toolSet.skills`. */
   readonly skills: KernelSkills;
+  /**
+   * Registers the host's turn runner: every turn the kernel starts (sessions_spawn,
+   * sessions_send, a cron job's run) is handed to it. Returns the unregister function.
+   */
+  registerTurnRunner(runner: TurnRunner): () => void;
+  /** Starts a turn through the registered runner (a user message, a memory flush); a task in the ledger. */
+  startTurn(request: HostTurnRequest): StartedTurn;
+  /** The tasks ledger: detached turns and background work, their state, and cancellation. */
+  readonly tasks: KernelTasks;
 }
 
 type Lifecycle = 'new' | 'starting' | 'started' | 'stopping' | 'stopped';
@@ -99,6 +113,15 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const isKnownTool = (name: string) => isKnownCoreToolId(name) || tracker.providerOf(name) !== undefined;
   let lifecycle: Lifecycle = 'new';
   let starting: Promise<void> | undefined;
+  const turns = createKernelTurns({
+    config,
+    host,
+    assemble: (run) => assembleTools(run),
+    probeTools: (run) => assembleTools(run).effectiveAllowlist,
+    agentOfSession: (pluginId, handle) => router.agentOf(pluginId, handle),
+    resolve: (run) => resolveRun(run),
+    warn: (message) => log({ level: 'warn', source: 'kernel', message }),
+  });
 
   host.onDidChange(() => {
     if (lifecycle !== 'started') return;
@@ -121,6 +144,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     assertUsable();
     if (lifecycle !== 'started') throw new KernelUsageError('KERNEL_NOT_STARTED', 'assembleTools() before start() resolved would return a partial tool list; await kernel.start() first');
     const resolved = resolveRun(runContext);
+    const memoryWritePath = memoryWritePathOf(runContext);
     if (runContext.runId !== undefined && (typeof runContext.runId !== 'string' || !runContext.runId.trim())) {
       throw new KernelUsageError('INVALID_CALL', 'runContext.runId must be a non-empty string');
     }
@@ -132,10 +156,14 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     const surface = families.extend(surfaces.get(run.enabledPlugins), run, steps);
     const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: [...run.warnings, ...surface.warnings] });
     const target = { provider: run.provider, modelId: run.model };
-    const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement };
-    const tools: KernelTool[] = result.tools.map((tool) =>
-      isFamilyTool(tool) ? families.bind(tool, run, target, steps) : pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding),
-    );
+    const caller = { runId, agentId: run.agentId, sessionKey: run.sessionKey, trigger: run.trigger ?? 'user', jobId: run.jobId, depth: run.subagentDepth ?? 0, tools: result.effectiveAllowlist, pluginTools: pluginToolsOf(result.tools), memoryWritePath };
+    const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement, beginCall: turns.callerRun(caller) };
+    const tools: KernelTool[] = result.tools.map((tool) => {
+      if (isFamilyTool(tool)) return families.bind(tool, run, target, steps);
+      const kernelTool = pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding);
+      // A memory run's write is the kernel's append to its one path (the policy left it only read and write).
+      return memoryWritePath !== undefined && tool.name === 'write' ? memoryWriteTool(kernelTool, memoryWritePath, router, run.sessionKey, run.placement) : kernelTool;
+    });
     const blocked = () => callsBlocked(host, config, run.enabledPlugins);
     return createToolSet({
       run,
@@ -190,6 +218,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     start,
     stop: async () => {
       lifecycle = 'stopping';
+      await turns.stop(); // cancelled turns settle (and are recorded) while their plugins still run
       await host.stop();
       router.reset();
       runs.clear();
@@ -209,5 +238,11 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     },
     diagnostics,
     host,
+    registerTurnRunner: turns.registerTurnRunner,
+    startTurn: (request) => {
+      assertUsable();
+      return turns.startTurn(request);
+    },
+    tasks: turns.tasks,
   };
 }

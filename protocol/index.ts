@@ -161,6 +161,12 @@ export {
   SkillsLoadOptions,
 } from './v1/skills.js';
 
+export { MAX_RUNNING_CHILDREN, RunDescribe, RunInfo, SessionQuery, SessionQueryParams, TURNS_METHODS, TURN_REFUSAL_REASONS, TurnStart, TurnStartParams, TurnStartResult, TurnState } from './v1/turns.js';
+export type { TurnRefusalReason } from './v1/turns.js';
+export {
+  TASKS_METHODS, TASK_KINDS, TaskRecord, TaskState, TasksCancel, TasksCancelRequested, TasksQuery, TasksQueryParams, TasksRecord, TasksReport, TasksRequestCancel,
+} from './v1/tasks.js';
+
 export { CancelRequest, Log, LogLevel, LogParams, Ping, ProgressNotification, Shutdown } from './v1/lifecycle.js';
 
 export { PROTOCOL_V1_METHODS } from './v1/registry.js';

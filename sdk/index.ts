@@ -7,12 +7,13 @@
  * - the in-memory test harness lives at `pincer/sdk/testing`.
  */
 export {
-  definePlugin, defineTool, serve, bindPlugin, pluginContributions, pluginManifest, pluginDataDir, CancelledError, NodeError, PluginError, WorkspaceError,
+  definePlugin, defineTool, serve, bindPlugin, pluginContributions, pluginManifest, pluginDataDir, CancelledError, NodeError, PluginError, WorkspaceError, TurnRefusedError,
 } from './plugin-api.js';
 export type {
   ChannelDefinition, ChannelRequest, NodeCommandHandler, NodeDefinition,
   PluginManifestFile, BindOptions, PluginRuntime, HandlerContext, HookDefinition, PluginDefinition, PluginHooks, PluginLogger,
-  SandboxAdminHandlers, SandboxBackendDefinition, SandboxOperations, SkillSourceChange, SkillSourceDefinition, ToolContext, ToolDefinition, ToolReturn,
+  SandboxAdminHandlers, SandboxBackendDefinition, SandboxOperations, SkillSourceChange, SkillSourceDefinition, ToolContext, ToolDefinition, ToolReturn, TaskLedgerDefinition,
+  CallKernelClient, KernelClient,
 } from './plugin-api.js';
 
 export {

@@ -22,10 +22,13 @@ export type {
   SandboxOperations,
   SkillSourceChange,
   SkillSourceDefinition,
+  TaskLedgerDefinition,
   ToolContext,
   ToolDefinition,
   ToolReturn,
 } from './plugin/types.js';
 export { serve } from './serve/serve.js';
 export { bindPlugin } from './serve/bind.js';
+export { TurnRefusedError } from './serve/kernel-client.js';
+export type { CallKernelClient, KernelClient } from './serve/kernel-client.js';
 export type { BindOptions, PluginRuntime } from './serve/bind.js';

@@ -12,9 +12,10 @@ import { policyCommand } from './policy.js';
 import { sandboxCommand } from './sandbox.js';
 import { serveCommand } from './serve.js';
 import { skillsCommand } from './skills.js';
+import { tasksCommand } from './tasks.js';
 import { toolsCommand } from './tools.js';
 
-export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, pluginCommand, configCommand, policyCommand, doctorCommand, sandboxCommand, skillsCommand, serveCommand, outboxCommand];
+export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, pluginCommand, configCommand, policyCommand, doctorCommand, sandboxCommand, skillsCommand, serveCommand, outboxCommand, tasksCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

@@ -22,6 +22,7 @@ export const LAYER_ORDER = [
   'sandbox',
   'subagent',
   'inherited',
+  'memory',
   'runtime',
 ] as const;
 

@@ -2,7 +2,7 @@
 export class RunContextError extends Error {
   override readonly name = 'RunContextError';
   constructor(
-    readonly code: 'UNKNOWN_AGENT',
+    readonly code: 'UNKNOWN_AGENT' | 'MEMORY_WRITE_PATH_REQUIRED' | 'MEMORY_WRITE_PATH_INVALID',
     message: string,
   ) {
     super(message);

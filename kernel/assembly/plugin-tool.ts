@@ -11,6 +11,8 @@ export interface CallBinding {
   sessionKey: string;
   agentId: string;
   placement: SessionPlacement;
+  /** Registers the call for the turn services; the token goes into the call's context. */
+  beginCall?: (pluginId: string) => { token: string; end: () => void };
 }
 
 export function pluginKernelTool(tool: SurfaceTool, parameters: Record<string, unknown>, host: PluginHost, router: WorkspaceRouter, binding: CallBinding): KernelTool {
@@ -24,6 +26,7 @@ export function pluginKernelTool(tool: SurfaceTool, parameters: Record<string, u
     async execute(params, ctx): Promise<ToolResult> {
       // The plugin sees its session's handle, never a bare key another agent could share.
       const { session, end } = router.beginCall(tool.servedBy, binding.sessionKey, binding.placement);
+      const registered = binding.beginCall?.(tool.servedBy);
       try {
         const result = await host.invokeTool(tool.servedBy, contribution.name, params, {
           signal: ctx.signal,
@@ -31,6 +34,7 @@ export function pluginKernelTool(tool: SurfaceTool, parameters: Record<string, u
           sessionKey: session,
           agentId: binding.agentId,
           toolCallId: ctx.toolCallId,
+          callToken: registered?.token,
         });
         const details = result.details;
         return {
@@ -39,6 +43,7 @@ export function pluginKernelTool(tool: SurfaceTool, parameters: Record<string, u
           ...(result.isError ? { isError: true } : {}),
         };
       } finally {
+        registered?.end();
         end();
       }
     },

@@ -77,6 +77,11 @@ export const ToolsConfigSchema = ToolPolicyConfigSchema.extend({
     .optional(),
   loopDetection: LoopDetectionConfigSchema.optional(),
   fs: FsToolsConfigSchema.optional(),
+  /**
+   * `sessions_send` to another agent's session: off unless enabled, and then only between
+   * agents both listed in `allow` (`*` globs allowed). Sends within one agent need no entry.
+   */
+  agentToAgent: z.strictObject({ enabled: z.boolean().optional(), allow: z.array(z.string().min(1)).optional() }).optional(),
   message: MessageToolConfigSchema.optional().describe('The message tool: default channel, cross-session sends, body size.'),
   gateway: GatewayToolConfigSchema.optional().describe('The read-only gateway tool.'),
 });

@@ -14,6 +14,7 @@ import {
   type ProtocolErrorData,
   type WorkspaceOperation,
 } from '../../protocol/index.js';
+import { registerHostServices, type HostServices } from './host-services.js';
 import type { PluginLogSink } from './plugin-log.js';
 import { RequestLimit } from './request-limit.js';
 
@@ -33,6 +34,8 @@ export interface ConnectionHooks {
   pluginId: string;
   log: PluginLogSink;
   workspace: () => WorkspaceHandler | undefined;
+  /** Turn and task services (absent in a bare host). */
+  services?: () => HostServices | undefined;
   /** The raw `tools` of a `tools/listChanged`; checked tool by tool by the receiver. */
   onToolsChanged: (tools: unknown) => void;
   onSkillsChanged: (change: SkillsListChangedParams) => void;
@@ -96,6 +99,7 @@ export function openPluginConnection(transport: MessageTransport, hooks: Connect
       }
     });
   }
+  if (hooks.services) registerHostServices(conn, hooks.pluginId, hooks.log, hooks.services, pending);
   conn.onError(([error]) => hooks.onTransportError(error));
   conn.onClose(() => {
     for (const c of pending) c.abort(new Error(`plugin "${hooks.pluginId}" disconnected`));

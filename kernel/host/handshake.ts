@@ -38,7 +38,7 @@ export async function performHandshake(conn: MessageConnection, options: Handsha
     const request = conn.sendRequest(Handshake.type, {
       protocolVersions: [...offered],
       kernel: options.kernel,
-      capabilities: { workspace: [...WORKSPACE_OPERATION_NAMES], progress: true, log: true },
+      capabilities: { workspace: [...WORKSPACE_OPERATION_NAMES], progress: true, log: true, turns: true },
       settings: options.settings,
     });
     raw = await Promise.race([request, deadline]);

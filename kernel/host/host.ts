@@ -20,6 +20,7 @@ import {
 import { CANCEL_GRACE_MS } from './call.js';
 import { PluginConfigSchema, RestartPolicySchema, type PluginConfigInput, type RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
+import type { HostServices } from './host-services.js';
 import { defaultStateDir } from './data-dir.js';
 import { hookDeadline, requestDeadline, toolDeadline } from './deadlines.js';
 import { KernelError, describeIssues } from './errors.js';
@@ -58,6 +59,8 @@ export interface InvokeOptions {
   sessionKey?: string;
   agentId?: string;
   toolCallId?: string;
+  /** Names the call to the kernel's turn services while it runs (see CallRegistry). */
+  callToken?: string;
 }
 
 export type ContributedTool = ToolContribution & { pluginId: string };
@@ -91,6 +94,7 @@ export function createPluginHost(options: PluginHostOptions) {
   const logger = options.logger ?? defaultHostLogger;
   const shared = { owners, workspaceRoots: options.workspaceRoots ?? [], stateDir: options.stateDir ?? defaultStateDir() };
   let workspaceHandler: WorkspaceHandler | undefined;
+  let services: HostServices | undefined;
   let version = 0;
   let toolsCache: { version: number; tools: ContributedTool[] } | undefined;
   const listeners = new Set<() => void>();
@@ -105,7 +109,7 @@ export function createPluginHost(options: PluginHostOptions) {
   const plugins = new Map(
     configs.map((config) => [
       config.id,
-      new ManagedPlugin(config, { kernel: options.kernel ?? { name: 'pincer', version: '0.1.0' }, logger, restart, inheritEnv: options.inheritEnv, workspace: () => workspaceHandler, onChange, onSkillsChanged, ...shared }),
+      new ManagedPlugin(config, { kernel: options.kernel ?? { name: 'pincer', version: '0.1.0' }, logger, restart, inheritEnv: options.inheritEnv, workspace: () => workspaceHandler, services: () => services, onChange, onSkillsChanged, ...shared }),
     ]),
   );
 
@@ -178,6 +182,30 @@ export function createPluginHost(options: PluginHostOptions) {
     setWorkspaceHandler(handler: WorkspaceHandler | undefined): void {
       workspaceHandler = handler;
     },
+    /** Installs the turn and task services plugins may ask for. */
+    setHostServices(handler: HostServices | undefined): void {
+      services = handler;
+    },
+    /** The plugin allowed to serve a core tool (its `coreTools` designee, else the bundled family). */
+    designatedPlugin: (coreTool: string): string | undefined => designated.get(coreTool),
+    /** The capabilities a running plugin declared in its handshake. */
+    capabilitiesOf: (pluginId: string) => get(pluginId).tools.capabilities,
+    /**
+     * Sends a kernel → plugin request outside the tool, hook and sandbox families (the tasks
+     * ledger's), after checking the plugin declared the method's capability.
+     */
+    async requestPlugin<D extends RequestDescriptor>(pluginId: string, descriptor: D, params: z.input<D['params']>, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<z.output<D['result']>> {
+      const p = get(pluginId);
+      const needed = descriptor.meta.capability;
+      if (needed && !(p.tools.capabilities as Record<string, unknown>)[needed]) {
+        throw new KernelError('CAPABILITY_NOT_SUPPORTED', `plugin "${pluginId}" did not declare capability "${needed}" needed for ${descriptor.method}`, { pluginId });
+      }
+      const timeoutMs = requestDeadline(p.config.timeouts, opts.timeoutMs);
+      const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs }, descriptor.method);
+      const parsed = descriptor.result.safeParse(raw);
+      if (!parsed.success) throw invalidResult(`${descriptor.method} of plugin "${pluginId}" returned an invalid result`, pluginId, parsed.error);
+      return parsed.data as z.output<D['result']>;
+    },
 
     /**
      * Runs a tool in its plugin with an idle deadline (the tool's, capped by the operator's
@@ -195,7 +223,7 @@ export function createPluginHost(options: PluginHostOptions) {
         throw new KernelError('TOOL_NOT_FOUND', refused ? `tool "${toolName}" was refused: ${refused.reason}` : `plugin "${pluginId}" serves no tool "${toolName}"`, { pluginId });
       }
       const { idleMs, maxTotalMs } = toolDeadline(p.config.timeouts, tool.timeoutMs, opts.timeoutMs);
-      const context = { sessionKey: opts.sessionKey, agentId: opts.agentId, toolCallId: opts.toolCallId, deadline: Date.now() + idleMs };
+      const context = { sessionKey: opts.sessionKey, agentId: opts.agentId, toolCallId: opts.toolCallId, callToken: opts.callToken, deadline: Date.now() + idleMs };
       const raw = await p.request(
         ToolInvoke.type,
         { name: toolName, arguments: params, context },

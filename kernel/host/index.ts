@@ -6,6 +6,7 @@ export type { PluginConfig, PluginConfigInput, PluginTimeouts, RestartPolicy } f
 export { KERNEL_ERROR_CODES, KernelError, isKernelError, toKernelError } from './errors.js';
 export type { KernelErrorCode } from './errors.js';
 export type { WorkspaceHandler } from './connection.js';
+export type { HostServices } from './host-services.js';
 export type { HostLogRecord, HostLogger } from './logger.js';
 export { defaultHostLogger } from './logger.js';
 export { DEFAULT_INHERITED_ENV_VARS, buildPluginEnv } from './env.js';

@@ -4,6 +4,7 @@ import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo, 
 import { requestWithDeadline, InflightCalls, type DeadlineOptions } from './call.js';
 import type { PluginConfig, RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
+import type { HostServices } from './host-services.js';
 import { PLUGIN_DATA_DIR_ENV, ensurePluginDataDir, pluginDataDirPath } from './data-dir.js';
 import { KernelError, isKernelError, toKernelError } from './errors.js';
 import { performHandshake } from './handshake.js';
@@ -26,6 +27,7 @@ export interface ManagedPluginDeps {
   restart: RestartPolicy;
   inheritEnv?: readonly string[];
   workspace: () => WorkspaceHandler | undefined;
+  services?: () => HostServices | undefined;
   /** Tool-name ownership across the host's plugins. */
   owners: ToolOwners;
   /** Directories agents can write (workspaces, sandbox mounts): no plugin may start from them. */
@@ -189,7 +191,7 @@ export class ManagedPlugin {
       const cwd = this.startDir();
       this.checkLocation(); // at every start: the files may have been swapped for links into a workspace since
       const env = { [PLUGIN_DATA_DIR_ENV]: ensurePluginDataDir(deps.stateDir, config.id) };
-      started = await startPluginProcess(config, { log: this.log, inheritEnv: deps.inheritEnv, workspace: deps.workspace }, { cwd, env }, {
+      started = await startPluginProcess(config, { log: this.log, inheritEnv: deps.inheritEnv, workspace: deps.workspace, services: deps.services }, { cwd, env }, {
         onToolsChanged: (tools) => {
           if (gen === this.generation) this.tools.update(tools);
         },

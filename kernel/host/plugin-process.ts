@@ -2,6 +2,7 @@ import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { createStreamTransport, type SkillsListChangedParams } from '../../protocol/index.js';
 import type { PluginConfig } from './config.js';
 import { openPluginConnection, type WorkspaceHandler } from './connection.js';
+import type { HostServices } from './host-services.js';
 import { buildPluginEnv } from './env.js';
 import type { PluginLogSink } from './plugin-log.js';
 import { spawnFailed, spawnPlugin, type SpawnedPlugin } from './spawn.js';
@@ -26,7 +27,7 @@ export interface PluginProcessEvents {
  */
 export async function startPluginProcess(
   config: PluginConfig,
-  deps: { log: PluginLogSink; inheritEnv?: readonly string[]; workspace: () => WorkspaceHandler | undefined },
+  deps: { log: PluginLogSink; inheritEnv?: readonly string[]; workspace: () => WorkspaceHandler | undefined; services?: () => HostServices | undefined },
   launch: { cwd: string; env: Record<string, string> },
   events: PluginProcessEvents,
 ): Promise<PluginProcess> {
@@ -35,6 +36,6 @@ export async function startPluginProcess(
   if (proc.stdout) forwardLines(proc.stdout, deps.log, 'info');
   forwardLines(proc.stderr, deps.log, 'info');
   const transport = createStreamTransport(proc.rpcIn, proc.rpcOut, { peer: `plugin "${config.id}"`, maxMessageBytes: config.maxMessageBytes });
-  const conn = openPluginConnection(transport, { pluginId: config.id, log: deps.log, workspace: deps.workspace, ...events });
+  const conn = openPluginConnection(transport, { pluginId: config.id, log: deps.log, workspace: deps.workspace, services: deps.services, ...events });
   return { proc, conn };
 }

@@ -17,6 +17,9 @@ export function canonicalToolName(name: string): string {
 /** The bundled families serve these core tools unless an operator designates another plugin. */
 export const DEFAULT_CORE_TOOL_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
   ls: 'fs', read: 'fs', write: 'fs', edit: 'fs', apply_patch: 'fs', exec: 'shell', process: 'shell',
+  automations: 'automations',
+  sessions_spawn: 'sessions', sessions_send: 'sessions', sessions_yield: 'sessions', sessions_list: 'sessions', sessions_history: 'sessions', session_status: 'sessions',
+  subagents: 'tasks',
 });
 
 /** Core tool name → the plugin allowed to serve it: `coreTools` entries first, else the default family. */

@@ -36,7 +36,7 @@ function runShapeKey(run: EngineRun, sandboxed: boolean): string {
   const s = run.sender;
   return JSON.stringify([
     run.agentId, run.provider, run.model, run.groupId, s?.id, s?.username, s?.e164, s?.name,
-    sandboxed, run.subagentDepth ?? 0, run.inheritedAllowlist ?? null, run.toolsAllow ?? null,
+    sandboxed, run.subagentDepth ?? 0, run.inheritedAllowlist ?? null, run.toolsAllow ?? null, run.trigger === 'memory',
   ]);
 }
 

@@ -30,6 +30,13 @@ export interface RunContext {
   subagentDepth?: number;
   /** The parent run's effective allowlist; a child never gets more. */
   inheritedAllowlist?: readonly string[];
+  /** The cron job a `cron` run belongs to (its automations tool sees and removes only this job). */
+  jobId?: string;
+  /**
+   * Trigger `memory`: the one workspace-relative file the run may append to. Required for such
+   * a run, which then holds only `read` and an append-only `write` of this path.
+   */
+  memoryWritePath?: string;
   /** A runtime cap from the host (cron job `toolsAllow`, a hook's narrowing); `[]` disables all. */
   toolsAllow?: readonly string[];
 }

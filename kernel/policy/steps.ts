@@ -1,7 +1,7 @@
 /**
  * Build the ordered policy layers for one run from config:
  * profile → provider profile → global → global by provider → agent → agent by provider →
- * group → sender → sandbox → subagent → inherited → runtime.
+ * group → sender → sandbox → subagent → inherited → memory → runtime.
  */
 import type { AgentToolsConfig, GroupConfig, ToolsConfig } from '../config/tools-schema.js';
 import { groupToolPolicy, selectGroups, selectProvider, senderToolPolicy } from './layer-inputs.js';
@@ -120,6 +120,9 @@ function buildSteps(inputs: PolicyInputs): PolicyStep[] {
   const subagent = resolveSubagentToolPolicy(role, tools?.subagents?.tools);
   if (subagent) steps.push({ layer: 'subagent', label: 'subagent tools.allow', policy: subagent, configKeys: keys('tools.subagents.tools'), lists: listsOf('tools.subagents.tools', tools?.subagents?.tools) });
   if (run.inheritedAllowlist) steps.push({ layer: 'inherited', label: 'inherited tools', kind: 'cap', policy: { allow: [...run.inheritedAllowlist] }, configKeys: { allow: "the parent run's tool set" } });
+  // A memory flush holds read and (the kernel's append-only) write, nothing else: not even the
+  // apply_patch an allow of write would otherwise admit.
+  if (run.trigger === 'memory') steps.push({ layer: 'memory', label: 'memory flush (trigger memory)', policy: { allow: ['read', 'write'], deny: ['apply_patch'] }, configKeys: { allow: "the run's trigger (memory)", deny: "the run's trigger (memory)" } });
   if (run.toolsAllow) steps.push({ layer: 'runtime', label: 'runtime toolsAllow', kind: 'cap', policy: { allow: [...run.toolsAllow] }, configKeys: { allow: 'the run\'s toolsAllow (cron job or host)' } });
   return steps;
 }

@@ -22,6 +22,7 @@ export type PolicyLayerId =
   | 'sandbox'
   | 'subagent'
   | 'inherited'
+  | 'memory'
   | 'runtime';
 
 /** One layer of the pipeline, resolved from config for one run. */

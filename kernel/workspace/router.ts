@@ -167,6 +167,12 @@ export class WorkspaceRouter {
     }
   }
 
+  /** The agent of a session `pluginId` has been called for (undefined for any other handle). */
+  agentOf(pluginId: string, handle: string | undefined): string | undefined {
+    if (handle === undefined || !this.#served.get(pluginId)?.has(handle)) return undefined;
+    return this.#sessions.get(handle)?.placement.agentId;
+  }
+
   /** Forget every session (their backends may keep sandboxes warm for reuse). */
   reset(): void {
     this.#handles.clear();

@@ -42,6 +42,8 @@ export const ProtocolErrorCodes = Object.freeze({
   ToolNotFound: -32010,
   /** The request was cancelled by its sender (`$/cancelRequest`). */
   RequestCancelled: -32011,
+  /** The kernel refused a `turns/*`, `run/*` or `sessions/*` request; `data.reason` is one of TURN_REFUSAL_REASONS. */
+  TurnRefused: -32012,
 });
 
 export type ProtocolErrorCodeName = keyof typeof ProtocolErrorCodes;
@@ -64,6 +66,8 @@ export const ProtocolErrorData = z.looseObject({
   tool: z.string().optional(),
   /** Workspace path the error concerns. */
   path: z.string().optional(),
+  /** For TurnRefused: one of TURN_REFUSAL_REASONS. */
+  reason: z.string().optional(),
   /** Free-form detail for humans and logs. */
   detail: z.unknown().optional(),
 });

@@ -25,6 +25,8 @@ export const KernelCapabilities = z.looseObject({
   progress: z.boolean().optional(),
   /** The kernel accepts `$/log`. */
   log: z.boolean().optional(),
+  /** The kernel answers `run/describe`, `turns/start` and `sessions/query` (for designated plugins). */
+  turns: z.boolean().optional(),
 });
 export type KernelCapabilities = z.infer<typeof KernelCapabilities>;
 
@@ -36,6 +38,8 @@ export const PluginCapabilities = z.looseObject({
   cancellation: z.boolean().optional(),
   /** The plugin sends `$/progress` when given a progress token. */
   progress: z.boolean().optional(),
+  /** The plugin keeps the tasks ledger (answers `tasks/record`, `tasks/query`, `tasks/requestCancel`). */
+  taskLedger: z.boolean().optional(),
 });
 export type PluginCapabilities = z.infer<typeof PluginCapabilities>;
 

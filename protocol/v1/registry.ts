@@ -10,6 +10,8 @@ import { SANDBOX_ADMIN_METHODS } from './sandbox-admin.js';
 import { SkillsList, SkillsListChanged } from './skills.js';
 import { ToolInvoke, ToolProgress, ToolsListChanged } from './tools.js';
 import { WORKSPACE_METHODS } from './workspace.js';
+import { TASKS_METHODS } from './tasks.js';
+import { TURNS_METHODS } from './turns.js';
 
 /**
  * Every method and progress stream of protocol v1, in documentation order.
@@ -37,6 +39,8 @@ export const PROTOCOL_V1_METHODS: readonly AnyDescriptor[] = Object.freeze([
   ...Object.values(SANDBOX_ADMIN_METHODS),
   SkillsList,
   SkillsListChanged,
+  ...Object.values(TURNS_METHODS),
+  ...Object.values(TASKS_METHODS),
   ChannelAction,
   NodeInvoke,
 ] as AnyDescriptor[]);

@@ -35,6 +35,8 @@ export const CallContext = z.object({
   sessionKey: z.string().optional(),
   agentId: z.string().optional(),
   toolCallId: z.string().optional(),
+  /** Names this call in flight to the kernel (`run/describe`, `turns/start`); valid only while it runs. @since 1 */
+  callToken: z.string().optional(),
   /** Wall-clock deadline (ms since epoch) the kernel will enforce. */
   deadline: z.number().optional(),
 });

@@ -149,6 +149,7 @@ export const PROTOCOL_ERRORS: Catalog<ProtocolErrorCodeName> = {
   ToolFailed: e('A tool handler failed; `data.tool` names it.', "Read the message."),
   ToolNotFound: e('The named tool is not contributed by this plugin.', 'Call a tool the plugin declared.'),
   RequestCancelled: e('The sender cancelled the request with `$/cancelRequest`.', 'Nothing.'),
+  TurnRefused: e('The kernel refused a `turns/*`, `run/*` or `sessions/*` request of a plugin (`data.reason` says why: a spawn past the depth limit, a foreign call token, a turn kind the plugin is not designated for, a cross-agent send the config does not open).', 'Designate the plugin for the turn kind, or change the config that refused it (docs/automations.md).'),
 };
 
 /** `SandboxError.code` beyond the workspace codes: a sandbox backend itself failing. */
@@ -197,5 +198,6 @@ export const CLI_ERRORS: Catalog<CliErrorCode> = {
   UNSAFE_WORKSPACE: e('The run\'s workspace is `/`, the home directory or a folder holding it, and `--workspace` did not name it.', 'Run from a project folder, or pass `--workspace DIR` if you mean it.'),
   FILE_EXISTS: e('`init` or `plugin new` would write over an existing file or folder.', '`pincer init --force` (keeps a .bak), or choose another name or folder.'),
   EXPECTATION_FAILED: e('`pincer policy test`: a run\'s tools differ from the expectations file.', 'Each difference names the tool and the layer that decided; fix the config or the expectation.'),
+  NOT_FOUND: e('A named thing does not exist, e.g. a task id `pincer tasks show` was given (exit 1).', "List what exists (`pincer tasks list`)."),
   INTERNAL: e('A bug in the CLI itself (exit 70).', 'Report it with the stack trace printed.'),
 };

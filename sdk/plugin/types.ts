@@ -17,6 +17,9 @@ import type {
   SandboxPrepareResult,
   SkillsListParams,
   SkillsListResult,
+  TaskRecord,
+  TaskState,
+  TasksQueryParams,
   ToolContribution,
   ToolInvokeResult,
   ToolProgressValue,
@@ -24,6 +27,7 @@ import type {
   WorkspaceOperation,
   WorkspaceService,
 } from '../../protocol/index.js';
+import type { CallKernelClient, KernelClient } from '../serve/kernel-client.js';
 
 /** Structured logging to the kernel (`$/log`), shown under `plugin:<id>`. @since 1 */
 export type PluginLogger = Record<LogLevel, (message: string, data?: unknown) => void>;
@@ -45,6 +49,14 @@ export interface ToolContext extends HandlerContext {
   workspace: WorkspaceService;
   /** Who is calling (session, agent, tool call id). */
   call: CallContext;
+  /** The kernel's turn and session services for this call (granted to designated plugins only). */
+  kernel: CallKernelClient;
+  /**
+   * Reports detached work this call started (a background command) to the tasks ledger, under
+   * this plugin and the call's session; usable after the call returns. Define `cancelTask` to
+   * let the ledger stop it.
+   */
+  reportTask(task: { localId: string; kind: string; state: TaskState; title: string; progress?: string; error?: string }): void;
 }
 
 /** Tool result: a full result, or a string (one text block). */
@@ -123,6 +135,13 @@ export interface SkillSourceDefinition {
   watch?(notify: (change: SkillSourceChange) => void): void;
 }
 
+/** Kernel → plugin requests of the tasks ledger; declaring it sets the `taskLedger` capability. @since 1 */
+export interface TaskLedgerDefinition {
+  record(task: TaskRecord, ctx: HandlerContext): TaskRecord | Promise<TaskRecord>;
+  query(params: z.output<typeof TasksQueryParams>, ctx: HandlerContext): { tasks: TaskRecord[] } | Promise<{ tasks: TaskRecord[] }>;
+  requestCancel(id: string, ctx: HandlerContext): { task?: TaskRecord } | Promise<{ task?: TaskRecord }>;
+}
+
 /** One message action to perform, as the kernel sent it (checked against the channel's declared actions). @since 1 */
 export type ChannelRequest = z.output<typeof ChannelActionParams>;
 
@@ -160,12 +179,16 @@ export interface PluginDefinition {
   hooks?: PluginHooks;
   sandboxBackends?: SandboxBackendDefinition[];
   skillSources?: SkillSourceDefinition[];
+  /** The tasks ledger, if this plugin keeps it. */
+  taskLedger?: TaskLedgerDefinition;
+  /** Stops a task this plugin reported (`ctx.reportTask`); answers whether it was still running. */
+  cancelTask?(localId: string, ctx: HandlerContext): boolean | Promise<boolean>;
   /** Message channels (declared at the handshake; `activate` may still fill this list from settings). */
   channels?: ChannelDefinition[];
   /** Paired devices (declared at the handshake; `activate` may still fill this list from settings). */
   nodes?: NodeDefinition[];
   /** Runs during the handshake, before the plugin answers (open resources here). */
-  activate?(ctx: { settings: Record<string, unknown>; log: PluginLogger }): void | Promise<void>;
+  activate?(ctx: { settings: Record<string, unknown>; log: PluginLogger; kernel: KernelClient }): void | Promise<void>;
   /** Runs on `$/shutdown` before the plugin answers. */
   deactivate?(): void | Promise<void>;
 }

@@ -16,7 +16,8 @@ import { pluginContributions, toolContribution } from '../plugin/define.js';
 import type { PluginDefinition, ToolDefinition } from '../plugin/types.js';
 import { createRemoteLogger } from './context.js';
 import { registerChannelHandlers, registerNodeHandlers } from './channels.js';
-import { registerHookHandlers, registerSandboxHandlers, registerSkillHandlers, registerToolHandlers, type PluginState } from './handlers.js';
+import { registerHookHandlers, registerSandboxHandlers, registerSkillHandlers, registerTaskCancelHandler, registerTaskLedgerHandlers, registerToolHandlers, type PluginState } from './handlers.js';
+import { createKernelClient } from './kernel-client.js';
 
 /** A plugin bound to one connection: what serve() runs and what the test harness drives. @since 1 */
 export interface PluginRuntime {
@@ -59,7 +60,7 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
     }
     state.settings = params.data.settings;
     try {
-      await plugin.activate?.({ settings: state.settings, log: state.log });
+      await plugin.activate?.({ settings: state.settings, log: state.log, kernel: createKernelClient(conn) });
     } catch (error) {
       return new ResponseError(ProtocolErrorCodes.HandshakeFailed, `plugin "${plugin.id}" failed to activate: ${(error as Error)?.message ?? error}`);
     }
@@ -67,7 +68,7 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
     return {
       protocolVersion: chosen,
       plugin: { id: plugin.id, version: plugin.version },
-      capabilities: { toolsListChanged: true, cancellation: true, progress: true },
+      capabilities: { toolsListChanged: true, cancellation: true, progress: true, ...(plugin.taskLedger ? { taskLedger: true } : {}) },
       // Lists left out are empty: the kernel reads the answer with the protocol's defaults.
       contributes: pluginContributions(plugin) as Contributions,
     };
@@ -90,6 +91,8 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
   registerHookHandlers(conn, state, plugin);
   registerSandboxHandlers(conn, state, plugin);
   registerSkillHandlers(conn, state, plugin);
+  registerTaskLedgerHandlers(conn, state, plugin);
+  registerTaskCancelHandler(conn, state, plugin);
   registerChannelHandlers(conn, state, plugin);
   registerNodeHandlers(conn, state, plugin);
 

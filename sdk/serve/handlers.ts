@@ -16,6 +16,11 @@ import {
   SkillsListChanged,
   SkillsListParams,
   SkillsListResult,
+  TasksCancel,
+  TasksQuery,
+  TasksRecord,
+  TasksReport,
+  TasksRequestCancel,
   ToolInvoke,
   ToolInvokeParams,
   ToolProgress,
@@ -26,11 +31,12 @@ import {
   type WorkspaceOperation,
 } from '../../protocol/index.js';
 import { isZodSchema } from '../plugin/define.js';
-import type { HandlerContext, PluginDefinition, SandboxBackendDefinition, ToolDefinition, ToolReturn } from '../plugin/types.js';
+import type { HandlerContext, PluginDefinition, SandboxBackendDefinition, ToolContext, ToolDefinition, ToolReturn } from '../plugin/types.js';
 import { baseContext, signalFor } from './context.js';
 import { invalidArgumentsResult } from './invalid-arguments.js';
 import { guarded } from './wire-errors.js';
 import { createWorkspaceProxy } from './workspace-proxy.js';
+import { createCallKernelClient } from './kernel-client.js';
 
 /** Shared state the handlers read; owned by bindPlugin. */
 export interface PluginState {
@@ -60,6 +66,9 @@ export function registerToolHandlers(conn: MessageConnection, state: PluginState
         ...baseContext(signal, state.settings, state.log),
         call: params.context ?? {},
         workspace: createWorkspaceProxy(conn, params.context?.sessionKey, signal),
+        kernel: createCallKernelClient(conn, params.context?.callToken),
+        reportTask: (task: Parameters<ToolContext['reportTask']>[0]) =>
+          void conn.sendNotification(TasksReport.type, { ...task, sessionKey: params.context?.sessionKey }).catch(() => undefined),
         progress: (value: { message?: string; progress?: number; total?: number }) => {
           if (progressToken !== undefined) void conn.sendProgress(ToolProgress.type, progressToken, value).catch(() => undefined);
         },
@@ -157,6 +166,34 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
       return out;
     });
   }
+}
+
+export function registerTaskLedgerHandlers(conn: MessageConnection, state: PluginState, plugin: PluginDefinition): void {
+  const ledger = plugin.taskLedger;
+  if (!ledger) return;
+  const serve = <P>(descriptor: { type: unknown; params: { parse(raw: unknown): P } }, run: (params: P, ctx: HandlerContext) => unknown): void => {
+    conn.onRequest(descriptor.type as any, async (raw: unknown, token: Parameters<typeof signalFor>[0]) => {
+      if (!state.ready) return notReady();
+      const { signal, dispose } = signalFor(token, state.shutdown.signal);
+      const out = await guarded(signal, undefined, async () => run(descriptor.params.parse(raw), baseContext(signal, state.settings, state.log)));
+      dispose();
+      return out;
+    });
+  };
+  serve(TasksRecord, (params, ctx) => ledger.record(params.task, ctx));
+  serve(TasksQuery, (params, ctx) => ledger.query(params, ctx));
+  serve(TasksRequestCancel, (params, ctx) => ledger.requestCancel(params.id, ctx));
+}
+
+export function registerTaskCancelHandler(conn: MessageConnection, state: PluginState, plugin: PluginDefinition): void {
+  const cancelTask = plugin.cancelTask;
+  conn.onRequest(TasksCancel.type, async (raw, token) => {
+    if (!state.ready) return notReady();
+    const { signal, dispose } = signalFor(token, state.shutdown.signal);
+    const out = await guarded(signal, undefined, async () => ({ stopped: cancelTask ? (await cancelTask(TasksCancel.params.parse(raw).localId, baseContext(signal, state.settings, state.log))) === true : false }));
+    dispose();
+    return out;
+  });
 }
 
 export function registerSkillHandlers(conn: MessageConnection, state: PluginState, plugin: PluginDefinition): void {

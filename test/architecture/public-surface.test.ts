@@ -16,6 +16,7 @@ const SURFACES: Record<string, string[]> = {
     'pluginToolsFromManifests',
     'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError', 'SkillCommandError', 'KernelUsageError', 'KERNEL_CALL_CODES',
     'toOpenAITools', 'toAnthropicTools', 'toGeminiTools', 'ProviderToolError',
+    'createScriptedTurnRunner', 'stepsFromMessage', 'TurnError',
     'createSystemTool', 'configFileHash', 'SYSTEM_TOOL_NAME', 'configJsonSchema',
   ],
   'pincer/sdk (sdk/index.ts)': [
@@ -27,7 +28,7 @@ const SURFACES: Record<string, string[]> = {
     'isToolAllowedByPolicies', 'isToolAllowedByPolicyName', 'mapWorkspacePath', 'normalizeToolList', 'normalizeToolPolicyName',
     'pluginContributions', 'pluginDataDir', 'pluginManifest', 'readBounded', 'readDirectoryEntries', 'readToolAllowlistIntersection', 'resolvePathMapping',
     'resolveSandboxDockerUser', 'resolveSandboxMounts', 'serve', 'splitSandboxBindSpec', 'toolPolicy', 'validateSandboxSecurity',
-    'workspaceErrorCodeOf', 'writeFileAtomic', 'okResult', 'errorResult', 'workspaceErrorResult',
+    'workspaceErrorCodeOf', 'writeFileAtomic', 'okResult', 'errorResult', 'workspaceErrorResult', 'TurnRefusedError',
   ],
 };
 
@@ -49,6 +50,9 @@ const KERNEL_TYPES = [
   'TrustedToolPolicy', 'UnavailableToolExplanation', 'VetoCode',
   // Skills
   'KernelSkills', 'RunSkill', 'RunSkills', 'SkillCollision', 'SkillCommandErrorCode', 'SkillExclusion', 'SourceStatus', 'ToolSetSkills',
+  // Turns and tasks
+  'ScriptedStep', 'ScriptedTurnRecord', 'ScriptedTurnRunner', 'TurnScript', 'TurnContext', 'TurnOutcome', 'TurnRequest', 'TurnResult', 'TurnRunner',
+  'HostTurnRequest', 'KernelTasks', 'StartedTurn',
 ];
 
 /** Names a module re-exports with `export type { … }`, read from its source (it has only named re-exports). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 // The curated public surface of the plugin machinery. Changing it is a decision: update here.
 const SURFACES: Record<string, string[]> = {
-  '../../sdk/plugin-api.js': ['CancelledError', 'NodeError', 'PluginError', 'WorkspaceError', 'bindPlugin', 'definePlugin', 'defineTool', 'pluginContributions', 'pluginDataDir', 'pluginManifest', 'serve'],
+  '../../sdk/plugin-api.js': ['CancelledError', 'NodeError', 'PluginError', 'WorkspaceError', 'bindPlugin', 'definePlugin', 'defineTool', 'pluginContributions', 'pluginDataDir', 'pluginManifest', 'serve', 'TurnRefusedError'],
   '../../sdk/testing/index.js': ['createMemoryWorkspace', 'createPluginTestHarness'],
   '../../kernel/host/index.js': [
     'DEFAULT_CORE_TOOL_PLUGINS', 'DEFAULT_INHERITED_ENV_VARS', 'KERNEL_ERROR_CODES', 'KernelError', 'MANIFEST_FILE', 'PluginConfigSchema', 'PluginManifestSchema',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolInvokeResult, WorkspaceExecOptions, WorkspaceExecResult } from '../../../../protocol/index.js';
 import { defineTool, type ToolDefinition } from '../../../../sdk/plugin-api.js';
 import { ENV_NAME_PATTERN } from '../../../../sdk/sandbox/shell/command-env.js';
+import type { BackgroundTasks } from '../runs/background-tasks.js';
 import type { RunJournal } from '../runs/journal.js';
 import { formatSeconds, outputBlock, renderOutput } from './format-output.js';
 import { keepAlive } from './keep-alive.js';
@@ -83,7 +84,7 @@ async function runForeground(params: ExecParamsOut, ctx: ShellToolContext, detai
   }
 }
 
-async function runBackground(params: ExecParamsOut, ctx: ShellToolContext, journal: RunJournal, details: Record<string, unknown>): Promise<ToolInvokeResult> {
+async function runBackground(params: ExecParamsOut, ctx: ShellToolContext, journal: RunJournal, tasks: BackgroundTasks | undefined, details: Record<string, unknown>): Promise<ToolInvokeResult> {
   const runs = ctx.workspace.runs;
   if (runs === undefined) return fail('BACKGROUND_UNAVAILABLE', 'This workspace cannot run commands in the background', 'Run the command in the foreground with a timeout.', details);
   const options = execOptions(params, params.timeout ?? EXEC_DEFAULTS.backgroundTimeoutSeconds, EXEC_DEFAULTS.maxBackgroundOutputBytes);
@@ -94,27 +95,29 @@ async function runBackground(params: ExecParamsOut, ctx: ShellToolContext, journ
   }
   const { runId, instance, startedAt } = started.run;
   journal.record({ runId, instance, startedAt, sessionKey: ctx.call?.sessionKey ?? '', command: params.command });
+  tasks?.observe(started.run, runs, ctx.call?.sessionKey ?? '', ctx.reportTask);
   const text = `Started background run ${runId} (timeout ${formatSeconds(options.timeoutMs)} s). Check it with the process tool: {"action": "poll", "sessionId": "${runId}"}.`;
   return ok(text, { ...details, sessionId: runId, status: 'running', background: true, timeoutMs: options.timeoutMs });
 }
 
-export async function runExec(params: ExecParamsOut, ctx: ShellToolContext, journal: RunJournal): Promise<ToolInvokeResult> {
+export async function runExec(params: ExecParamsOut, ctx: ShellToolContext, journal: RunJournal, tasks?: BackgroundTasks): Promise<ToolInvokeResult> {
   const details = { command: params.command, ...(params.cwd !== undefined ? { cwd: params.cwd } : {}) };
   try {
-    return params.background ? await runBackground(params, ctx, journal, details) : await runForeground(params, ctx, details);
+    return params.background ? await runBackground(params, ctx, journal, tasks, details) : await runForeground(params, ctx, details);
   } catch (error) {
     if (ctx.signal.aborted) throw error; // cancelled: the SDK answers the kernel's $/cancelRequest
     return failFromError(error, details);
   }
 }
 
-export function createExecTool(journal: RunJournal): ToolDefinition<typeof ExecParams> {
+/** `tasks` reports background runs to the kernel's tasks ledger (none: not reported). */
+export function createExecTool(journal: RunJournal, tasks?: BackgroundTasks): ToolDefinition<typeof ExecParams> {
   return defineTool({
     name: 'exec',
     description: EXEC_DESCRIPTION,
     inputSchema: ExecParams,
     aliases: ['bash'],
     executionMode: 'sequential',
-    handler: (params, ctx) => runExec(params, ctx, journal),
+    handler: (params, ctx) => runExec(params, ctx, journal, tasks),
   });
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ExecRunInfo, ExecRunService, ToolInvokeResult } from '../../../../protocol/index.js';
 import { defineTool, type ToolDefinition } from '../../../../sdk/plugin-api.js';
 import { runDetails, runEnd, runSummary, runtimeMs } from '../runs/describe.js';
+import type { BackgroundTasks } from '../runs/background-tasks.js';
 import type { RunJournal } from '../runs/journal.js';
 import { formatBytes, formatDuration, outputBlock, renderOutput, type RenderedOutput } from './format-output.js';
 import { keepAlive } from './keep-alive.js';
@@ -43,11 +44,12 @@ function ended(run: ExecRunInfo, rendered: RenderedOutput): ToolInvokeResult {
   return { ...ok(body, runDetails(run)), ...(run.exitCode === 0 || run.status === 'killed' ? {} : { isError: true }) };
 }
 
-async function poll(runs: ExecRunService, params: ProcessParamsOut, ctx: ShellToolContext, missing: () => Promise<ToolInvokeResult>) {
+async function poll(runs: ExecRunService, params: ProcessParamsOut, ctx: ShellToolContext, missing: () => Promise<ToolInvokeResult>, tasks?: BackgroundTasks) {
   const id = params.sessionId!;
   const stop = params.waitMs > 0 ? keepAlive(ctx, (ms) => `waiting for ${id} (${Math.round(ms / 1000)} s)`) : () => undefined;
   const read = await runs.read(id, { waitMs: params.waitMs }, ctx.signal).finally(stop);
   if (read.run === null) return missing();
+  tasks?.observe(read.run, runs, ctx.call?.sessionKey ?? '', ctx.reportTask);
   const rendered = renderOutput(read.output);
   if (read.run.status !== 'running') return ended(read.run, rendered);
   const so = `${formatDuration(runtimeMs(read.run))} s, ${formatBytes(read.run.outputBytes)} of output so far`;
@@ -73,9 +75,10 @@ async function log(runs: ExecRunService, params: ProcessParamsOut, ctx: ShellToo
   return ok(`${shown.join('\n')}\n[Lines ${params.offset}-${last} of ${lines.length}.${more}${note}${still}]`, details);
 }
 
-async function kill(runs: ExecRunService, params: ProcessParamsOut, missing: () => Promise<ToolInvokeResult>) {
+async function kill(runs: ExecRunService, params: ProcessParamsOut, ctx: ShellToolContext, missing: () => Promise<ToolInvokeResult>, tasks?: BackgroundTasks) {
   const { run, killed } = await runs.kill(params.sessionId!);
   if (run === null) return missing();
+  tasks?.observe(run, runs, ctx.call?.sessionKey ?? '', ctx.reportTask);
   if (killed) return ok(`Killed ${run.runId} and its whole process group after ${formatDuration(runtimeMs(run))} s.`, runDetails(run));
   if (run.status === 'running') {
     return fail('KILL_UNCONFIRMED', `The kill of ${run.runId} was sent, but the backend has not confirmed that its processes are gone`, 'Poll it to see whether it ended.', runDetails(run));
@@ -93,8 +96,10 @@ async function explainMissing(runs: ExecRunService, journal: RunJournal, session
   return fail('NO_SUCH_RUN', `No background run ${id} in this session`, 'Use action "list" to see the runs of this session; finished runs are forgotten after a while.', { sessionId: id });
 }
 
-async function list(runs: ExecRunService, journal: RunJournal, sessionKey: string) {
+async function list(runs: ExecRunService, journal: RunJournal, ctx: ShellToolContext, tasks?: BackgroundTasks) {
+  const sessionKey = ctx.call?.sessionKey ?? '';
   const { runs: known, instance } = await runs.list();
+  for (const run of known) tasks?.observe(run, runs, sessionKey, ctx.reportTask);
   const missing = journal.entries(sessionKey).filter((e) => !known.some((r) => r.runId === e.runId));
   journal.forget(missing.filter((e) => e.instance === instance).map((e) => e.runId)); // forgotten by the backend, not lost
   const lost = missing.filter((e) => e.instance !== instance);
@@ -103,31 +108,32 @@ async function list(runs: ExecRunService, journal: RunJournal, sessionKey: strin
   return ok(lines.length === 0 ? 'No background runs in this session.' : lines.join('\n'), details);
 }
 
-export async function runProcess(params: ProcessParamsOut, ctx: ShellToolContext, journal: RunJournal): Promise<ToolInvokeResult> {
+export async function runProcess(params: ProcessParamsOut, ctx: ShellToolContext, journal: RunJournal, tasks?: BackgroundTasks): Promise<ToolInvokeResult> {
   const runs = ctx.workspace.runs;
   const sessionKey = ctx.call?.sessionKey ?? '';
   if (runs === undefined) return fail('BACKGROUND_UNAVAILABLE', 'This workspace cannot run commands in the background', 'Run commands in the foreground with exec.');
   try {
-    if (params.action === 'list') return await list(runs, journal, sessionKey);
+    if (params.action === 'list') return await list(runs, journal, ctx, tasks);
     const id = params.sessionId;
     if (id === undefined) return fail('INVALID_ARGUMENT', `action "${params.action}" needs a sessionId`, 'Pass the sessionId that exec returned, or use action "list" to see them.');
     const missing = () => explainMissing(runs, journal, sessionKey, id);
-    if (params.action === 'poll') return await poll(runs, params, ctx, missing);
+    if (params.action === 'poll') return await poll(runs, params, ctx, missing, tasks);
     if (params.action === 'log') return await log(runs, params, ctx, missing);
-    return await kill(runs, params, missing);
+    return await kill(runs, params, ctx, missing, tasks);
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     return failFromError(error, params.sessionId !== undefined ? { sessionId: params.sessionId } : {});
   }
 }
 
-export function createProcessTool(journal: RunJournal): ToolDefinition<typeof ProcessParams> {
+/** `tasks` reports the runs it sees ended (or picks up running ones again) to the tasks ledger. */
+export function createProcessTool(journal: RunJournal, tasks?: BackgroundTasks): ToolDefinition<typeof ProcessParams> {
   return defineTool({
     name: 'process',
     description:
       'Manage background runs started by exec with background: true: list them, poll one (its status and latest output, optionally waiting for it to end), read its output by lines (log), or kill it with its child processes. Runs belong to the session that started them.',
     inputSchema: ProcessParams,
     executionMode: 'sequential',
-    handler: (params, ctx) => runProcess(params, ctx, journal),
+    handler: (params, ctx) => runProcess(params, ctx, journal, tasks),
   });
 }

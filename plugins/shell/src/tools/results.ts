@@ -5,7 +5,7 @@ import type { ToolContext } from '../../../../sdk/plugin-api.js';
 export { okResult as ok, errorResult as fail, workspaceErrorResult as failFromError } from '../../../../sdk/tool-results.js';
 
 /** What a handler needs; tests pass an in-process workspace, the SDK passes the full ToolContext. */
-export type ShellToolContext = Pick<ToolContext, 'workspace' | 'signal'> & Partial<Pick<ToolContext, 'progress' | 'call'>>;
+export type ShellToolContext = Pick<ToolContext, 'workspace' | 'signal'> & Partial<Pick<ToolContext, 'progress' | 'call' | 'reportTask'>>;
 
 /** A failed command: everything it printed, then the classification's hint; `details.error` carries the code. */
 export function failedWithOutput(text: string, details: Record<string, unknown>, failure: { code: string; message: string; hint: string }): ToolInvokeResult {

@@ -1,0 +1,4 @@
+import { serve } from '../../../sdk/plugin-api.js';
+import { createAutomationsPlugin } from './plugin.js';
+
+serve(createAutomationsPlugin());

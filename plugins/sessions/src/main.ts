@@ -1,0 +1,4 @@
+import { serve } from '../../../sdk/plugin-api.js';
+import { sessionsPlugin } from './plugin.js';
+
+serve(sessionsPlugin);

@@ -1,0 +1,4 @@
+import { serve } from '../../../sdk/plugin-api.js';
+import { createTasksPlugin } from './plugin.js';
+
+serve(createTasksPlugin());
