@@ -17,6 +17,7 @@ export type SandboxErrorCode =
   | 'AUTH_FAILED'
   | 'CANCELLED'
   | 'SYNC_FAILED'
+  | 'SYNC_IN_PROGRESS'
   | 'SETUP_FAILED';
 
 export interface SandboxErrorOptions {

@@ -51,7 +51,7 @@ describe.skipIf(!HAS_DOCKER || !HAS_SSH)('parity: docker and ssh give the same r
   beforeAll(async () => {
     const sandbox = new DockerSandbox({ config: resolveSandboxConfig({ scope: 'session', workspaceAccess: 'rw', docker: { image: TEST_IMAGE, containerPrefix: 'pincer-parity-' } }), labels: RUN_LABEL });
     docker = await DockerWorkspace.open(sandbox, { sessionKey: `parity-${process.pid}`, agentId: 'main', workspaceDir: makeWorkspace() });
-    ssh = await SshWorkspace.open(sshSettings(), { sessionKey: `parity-${process.pid}`, agentId: 'main', workspaceDir: makeWorkspace() });
+    ssh = await SshWorkspace.open(sshSettings(), { sessionKey: `parity-${process.pid}`, agentId: 'main', workspaceDir: makeWorkspace(), workspaceAccess: 'rw' });
   });
   afterAll(async () => { await ssh?.close(); await removeTestContainers(); });
 
