@@ -8,6 +8,7 @@ import type { PincerConfig } from '../kernel.js';
 import { runSandboxCheck } from '../sandbox/check.js';
 import { connectDocker, listDockerSandboxes, pruneDockerSandboxes, recreateDockerSandboxes, type DockerTarget, type RecreateTarget } from '../sandbox/docker-lifecycle.js';
 import { toSandboxRows } from '../sandbox/rows.js';
+import { pruneSshCopies } from '../sandbox/ssh-prune.js';
 import { agentIds, containerPrefixes, dockerConfig, registryPath } from '../sandbox/settings.js';
 import { SANDBOX_HELP } from '../sandbox/help.js';
 
@@ -95,10 +96,14 @@ async function prune(ctx: CliContext, config: PincerConfig, target: DockerTarget
   const rule = { idleHours: amount('idle-hours', values['idle-hours'], defaults.idleHours), maxAgeDays: amount('max-age-days', values['max-age-days'], defaults.maxAgeDays) };
   const parts = [rule.idleHours > 0 ? `idle > ${rule.idleHours}h` : '', rule.maxAgeDays > 0 ? `older than ${rule.maxAgeDays}d` : ''].filter(Boolean);
   const removed = parts.length ? await pruneDockerSandboxes(connectDocker(), target, rule) : [];
-  if (values.json) outJson(ctx, { rule, removed });
+  const ssh = parts.length ? await pruneSshCopies(config, rule, ctx.env) : [];
+  if (values.json) outJson(ctx, { rule, removed, ssh });
   else if (!parts.length) out(ctx, 'Both prune rules are disabled (0); nothing to do.');
-  else if (removed.length === 0) out(ctx, `Nothing to prune (${parts.join(' or ')}).`);
-  else out(ctx, `Pruned ${plural(removed.length)} (${parts.join(' or ')}): ${removed.join(', ')}`);
+  else if (removed.length + ssh.length === 0) out(ctx, `Nothing to prune (${parts.join(' or ')}).`);
+  else {
+    if (removed.length) out(ctx, `Pruned ${plural(removed.length)} (${parts.join(' or ')}): ${removed.join(', ')}`);
+    if (ssh.length) out(ctx, `Pruned ${ssh.length} ssh workspace cop${ssh.length === 1 ? 'y' : 'ies'} (${parts.join(' or ')}): ${ssh.join(', ')}`);
+  }
   return 0;
 }
 

@@ -21,7 +21,8 @@ list, recreate and prune act on the Docker engine ($DOCKER_HOST, else the local 
 only on containers named with this config's container prefixes. Docker settings are the
 sandbox-docker plugin entry's settings merged with agents.defaults.sandbox.docker (and the
 agent's own sandbox.docker). "Last used" comes from the plugin's registryPath; without one,
-prune measures idleness from creation.
+prune measures idleness from creation. prune also removes the ssh backend's remote workspace
+copies that no running session holds and that are idle or old past the same rule.
 
 Exit status: 0 on success; 1 when the engine is unreachable, the config is invalid, or a
 check fails; 2 on a usage error.

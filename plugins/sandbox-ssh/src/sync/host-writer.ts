@@ -57,12 +57,13 @@ export class HostWriter {
     await this.bridge.mkdir(rel);
   }
 
-  /** Creates or replaces a symbolic link whose target stays inside the workspace. */
+  /** Creates or replaces a symbolic link whose target stays inside the workspace, off the protected paths. */
   async symlink(rel: string, target: string): Promise<void> {
     const resolved = posix.normalize(posix.join(posix.dirname(rel), target));
     if (target.startsWith('/') || resolved === '..' || resolved.startsWith('../') || target.includes('\0')) {
       throw new HostWriteRefused(`the link points outside the workspace (${target})`);
     }
+    if (underAny(resolved, this.protectedRoots)) throw new HostWriteRefused(`the link points into a protected path (${target})`);
     const abs = await this.admit(rel, true);
     const temp = join(dirname(abs), `.${randomBytes(6).toString('hex')}.pincer-link`);
     await symlink(target, temp);

@@ -3,10 +3,12 @@ import type { ConnectionLease } from '../connection-pool.js';
 import { HostWriter } from './host-writer.js';
 import { pull, type PullReport } from './pull.js';
 import { push, type PushOutcome } from './push.js';
+import { runStep } from './remote-step.js';
 import { SyncJob, SyncStillRunning } from './sync-job.js';
 import type { ProgressSink, SyncProgress, SyncTarget } from './sync-target.js';
 
 const MB = 1024 * 1024;
+const TOUCH_EVERY_MS = 10 * 60_000;
 const count = (n: number) => n.toLocaleString('en-US');
 
 function describeProgress(p: SyncProgress | undefined): string {
@@ -32,6 +34,8 @@ export class RemoteCopy {
   readonly protectedPaths = new Set<string>();
   private running: Running | undefined;
   private ticket = 0;
+  /** When the remote `meta` was last touched (prune's "last used"). */
+  private touchedAt = Date.now();
   /** A session was opened: the next push first puts back what the remote may not change. */
   private restoreWanted = true;
   private readonly listeners = new Set<ProgressSink>();
@@ -87,6 +91,7 @@ export class RemoteCopy {
       const running = this.running;
       if (running && running.kind === 'push' && running.ticket > arrived) {
         const outcome = (await this.waitFor(running, signal, deadline)) as PushOutcome;
+        this.markUsed();
         if (outcome.newConflicts.length > 0) throw conflictError(outcome.newConflicts);
         return;
       }
@@ -104,6 +109,13 @@ export class RemoteCopy {
         throw error;
       }));
     }
+  }
+
+  /** A copy in use is never idle in prune's eyes, even when nothing changes for hours. */
+  private markUsed(): void {
+    if (Date.now() - this.touchedAt < TOUCH_EVERY_MS) return;
+    this.touchedAt = Date.now();
+    void runStep(this.target.connection, 'marking the copy used', 'touch -- "$1/meta"', [this.target.copyDir]).catch(() => undefined);
   }
 
   /** A new session: like `fresh`, after putting back what the remote changed where it may not. */

@@ -89,8 +89,14 @@ cat > "$list"
 tar -cf - --format=posix --null --no-recursion -T "$list" 2>/dev/null || :
 xargs -0 -r sh -c 'find "$@" -maxdepth 0 -printf "$0" 2>/dev/null; exit 0' '${FIND_FORMAT}' < "$list" >&2`;
 
-/** Lists the copies under a root: name NUL owner:meta-mtime NUL meta (≤ 4 KiB) NUL, per copy. */
-export const LIST_COPIES = `cd -P -- "$1" 2>/dev/null || exit 0
+/**
+ * Lists the copies under a root (default as in ENSURE_COPY): the ssh user's uid and the
+ * canonical root on the first line, then per copy: name NUL owner:meta-mtime NUL meta
+ * (at most 4 KiB) NUL.
+ */
+export const LIST_COPIES = `root=\${1:-$HOME/.cache/pincer-ssh}
+cd -P -- "$root" 2>/dev/null || { printf '%s\\n' "$(id -u)"; exit 0; }
+printf '%s %s\\n' "$(id -u)" "$(pwd -P)"
 for d in */; do
   d=\${d%/}
   [ -d "$d" ] && [ ! -L "$d" ] || continue
