@@ -5,6 +5,7 @@ import type {
   WorkspaceDirEntry, WorkspaceExecOptions, WorkspaceExecResult, WorkspaceReadOptions, WorkspaceReadResult, WorkspaceStat, WorkspaceWriteOptions,
 } from '../../../protocol/v1/workspace-types.js';
 import { SANDBOX_AGENT_WORKSPACE_MOUNT, SANDBOX_WORKSPACE_MOUNT } from '../../../sdk/sandbox/constants.js';
+import { isSandboxError } from '../../../sdk/sandbox/errors.js';
 import type { GuardMount } from '../../../sdk/sandbox/guard/mount-table.js';
 import { SandboxPathGuard } from '../../../sdk/sandbox/guard/path-guard.js';
 import { resolveReadOnlySkillMounts, type WorkspaceAccess } from '../../../sdk/sandbox/mounts.js';
@@ -77,21 +78,24 @@ export class SshWorkspace extends ShellWorkspace {
         for (const p of options.protectedPaths ?? []) handle.copy.protectedPaths.add(p);
         if (options.onProgress) detachers.push(handle.copy.onProgress(options.onProgress));
       }
-      for (const { copy } of handles) await copy.freshForSession(options.signal);
+      for (const { copy } of handles) await copy.freshForSession(options.signal, settings.sync.waitMs);
       const shell = new SshShell(lease.connection);
       const guard = await SandboxPathGuard.open(shell, SANDBOX_WORKSPACE_MOUNT, mountTable(ctx, access, agentDir, handles));
       return new SshWorkspace(lease.connection, guard, settings, access, lease, handles, () => detachers.forEach((d) => d()), options);
     } catch (error) {
       detachers.forEach((d) => d());
-      await Promise.all(handles.map((h) => h.release()));
       lease.release();
+      // Still syncing: the sync goes on in the background (the copies are let go when it ends),
+      // and the caller's next attempt joins it instead of starting over.
+      if (isSandboxError(error, 'SYNC_IN_PROGRESS')) for (const h of handles) void h.copy.settled().finally(() => h.release());
+      else await Promise.all(handles.map((h) => h.release()));
       throw error;
     }
   }
 
   /** Pushes the host's changes (if any) to every copy this session uses. */
   private async fresh(signal?: AbortSignal): Promise<void> {
-    for (const { copy } of this.copies) await copy.fresh(signal);
+    for (const { copy } of this.copies) await copy.fresh(signal, this.settings.sync.waitMs);
   }
 
   override async read(path: string, options?: WorkspaceReadOptions, signal?: AbortSignal): Promise<WorkspaceReadResult> {

@@ -98,7 +98,8 @@ export class RemoteCopy {
       if (running) {
         // An older push (it may have scanned before this call's host edits) or a pull: let it end first.
         await this.waitFor(running, signal, deadline).catch((error: unknown) => {
-          if (error instanceof SandboxError && (error.code === 'CANCELLED' || error.code === 'SYNC_IN_PROGRESS')) throw error;
+          // Its failure is not this call's (a push of its own follows), unless this call gave up or ran out of time.
+          if (signal?.aborted || (error instanceof SandboxError && error.code === 'SYNC_IN_PROGRESS')) throw error;
         });
         continue;
       }
@@ -127,10 +128,15 @@ export class RemoteCopy {
   /** Copies the remote changes back to the host (a writable copy), after any running sync. */
   async syncBack(signal?: AbortSignal): Promise<PullReport> {
     if (this.target.readOnly) return { applied: [], conflicts: [], refused: [] };
-    while (this.running) await this.running.job.done.catch(() => undefined);
+    await this.settled();
     const writer = new HostWriter(this.target.hostDir, [...this.protectedPaths]);
     const running = this.start('pull', (jobSignal, onProgress) => pull(this.target, writer, jobSignal, onProgress));
     return (await running.job.wait(signal)) as PullReport;
+  }
+
+  /** Resolves once no sync runs (whatever their outcome). */
+  async settled(): Promise<void> {
+    while (this.running) await this.running.job.done.catch(() => undefined);
   }
 
   /** Stops a running sync (an upload stops for real), then lets go of the state and the connection. */

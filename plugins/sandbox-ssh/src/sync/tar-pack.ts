@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { hostStampOf, type HostEntry } from './host-scan.js';
@@ -80,10 +80,18 @@ function* zeros(count: number): Generator<Buffer> {
  * the archive must stay well-formed. A file that shrank, vanished or failed to read is padded
  * with zeros and marked unstable, so its copy is never trusted and it is sent again.
  */
-async function* fileBlocks(abs: string, entry: HostEntry, sent: SentFile): AsyncGenerator<Buffer> {
+/** Files open for an archive; once the archive stream closed, none may stay open. */
+interface OpenFiles {
+  handles: Set<FileHandle>;
+  closed: boolean;
+}
+
+async function* fileBlocks(abs: string, entry: HostEntry, sent: SentFile, opened: OpenFiles): AsyncGenerator<Buffer> {
   const hash = createHash('sha256');
   let left = entry.size;
   const handle = await open(abs, 'r').catch(() => undefined);
+  if (handle && opened.closed) return void (await handle.close());
+  if (handle) opened.handles.add(handle);
   try {
     while (handle && left > 0) {
       const want = Math.min(CHUNK, left);
@@ -95,6 +103,7 @@ async function* fileBlocks(abs: string, entry: HostEntry, sent: SentFile): Async
       yield chunk;
     }
   } finally {
+    if (handle) opened.handles.delete(handle);
     await handle?.close();
   }
   if (left > 0) {
@@ -112,18 +121,25 @@ async function* fileBlocks(abs: string, entry: HostEntry, sent: SentFile): Async
  * whether it stayed unchanged while it was read.
  */
 export function packEntries(root: string, entries: ReadonlyArray<[string, HostEntry]>, sent: Map<string, SentFile>): Readable {
+  const opened: OpenFiles = { handles: new Set(), closed: false };
   async function* blocks(): AsyncGenerator<Buffer> {
     for (const [path, entry] of entries) {
       yield* headersFor(path, entry);
       if (entry.kind !== 'f') continue;
       const abs = join(root, path);
       const record: SentFile = { hash: '', stable: true };
-      yield* fileBlocks(abs, entry, record);
+      yield* fileBlocks(abs, entry, record, opened);
       // Changed since the scan (even with the same size): this copy is not the scanned file.
       if (currentStamp(abs) !== entry.stamp) record.stable = false;
       sent.set(path, record);
     }
     yield Buffer.alloc(BLOCK * 2);
   }
-  return Readable.from(blocks(), { objectMode: false });
+  const stream = Readable.from(blocks(), { objectMode: false });
+  // Destroyed mid-read (a cancelled upload), the generator may never resume: close its file here.
+  stream.once('close', () => {
+    opened.closed = true;
+    for (const handle of opened.handles) void handle.close().catch(() => undefined);
+  });
+  return stream;
 }
