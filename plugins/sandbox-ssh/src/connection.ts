@@ -9,6 +9,8 @@ import type { ResolvedSshSettings } from './settings.js';
 
 // ssh2 words every refused channel open this way; OpenSSH refuses one past MaxSessions.
 const CHANNEL_REFUSED = /Channel open failure/;
+/** Refusals of one channel at the server's limit before it fails (about 15 s of waiting). */
+const MAX_REFUSALS = 20;
 
 /**
  * One ssh2 connection with keepalive, lazy reconnect (the next call after a drop
@@ -103,19 +105,21 @@ export class SshConnection {
 
   /** Opens an exec channel; `release` must be called when the channel closes. */
   async exec(commandLine: string): Promise<{ channel: ClientChannel; release: () => void }> {
-    for (;;) {
-      const release = await this.slots.acquire();
+    for (let refusals = 0; ; refusals++) {
+      const slot = await this.slots.acquire();
       try {
         const channel = await this.openChannel(commandLine);
-        channel.once('close', release);
-        return { channel, release };
+        slot.opened();
+        channel.once('close', slot.release);
+        return { channel, release: slot.release };
       } catch (error) {
-        // Refused while other channels are open: the server's limit is reached. Learn it and wait for a slot.
-        if (CHANNEL_REFUSED.test((error as Error).message) && this.slots.learnLimitFromRefusal()) {
-          release();
+        const limited = CHANNEL_REFUSED.test((error as Error).message) && this.slots.learnFromRefusal();
+        slot.release();
+        if (limited && refusals < MAX_REFUSALS) {
+          // At the server's limit: wait for a slot, briefly, as it may not have freed one we saw close yet.
+          await new Promise((r) => setTimeout(r, Math.min(1_000, 10 * 2 ** refusals)));
           continue;
         }
-        release();
         if (error instanceof SandboxError) throw error;
         throw new SandboxError('BACKEND_UNAVAILABLE', `Cannot open a command channel on ${this.label}: ${(error as Error).message}`, { cause: error });
       }
