@@ -123,6 +123,7 @@ export async function push(t: SyncTarget, signal?: AbortSignal, onProgress?: Pro
   const progress = { phase: 'push' as const, entriesDone: 0, entriesTotal: plan.puts.length, bytesDone: 0, bytesTotal };
   const hasWork = plan.puts.length + plan.removeFiles.length + plan.removeDirs.length > 0;
   if (hasWork) {
+    onProgress?.({ ...progress }); // the size of the work, before the first byte
     for (const batch of batchesOf(plan, t.settings.batchEntries, t.settings.batchBytes)) {
       let archived = 0;
       await sendBatch(t, batch, signal, (n) => {
