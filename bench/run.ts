@@ -9,6 +9,7 @@ import { runMcpBench } from './mcp.bench.js';
 import { runPolicyBench } from './policy.bench.js';
 import { runReadBench } from './read.bench.js';
 import { runSandboxBench } from './sandbox.bench.js';
+import { runSshSyncBench } from './ssh-sync.bench.js';
 
 const suites: [string, () => Promise<unknown>][] = [
   ['policy', runPolicyBench],
@@ -18,6 +19,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ['read', runReadBench],
   ['mcp', runMcpBench],
   ['sandbox', runSandboxBench],
+  ['ssh-sync', () => runSshSyncBench()],
 ];
 
 const only = process.argv.slice(2);
