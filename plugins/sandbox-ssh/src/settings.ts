@@ -18,7 +18,7 @@ export const SshSyncSettingsSchema = z.strictObject({
    */
   waitMs: z.number().int().positive().default(20_000),
   /** A sync is sent in batches of at most this many entries and bytes; a cancel loses at most one. */
-  batchEntries: z.number().int().positive().default(4_000),
+  batchEntries: z.number().int().positive().default(20_000),
   batchBytes: z.number().int().positive().default(128 * 1024 * 1024),
 });
 export type SshSyncSettings = z.output<typeof SshSyncSettingsSchema>;
