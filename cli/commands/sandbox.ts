@@ -96,13 +96,13 @@ async function prune(ctx: CliContext, config: PincerConfig, target: DockerTarget
   const rule = { idleHours: amount('idle-hours', values['idle-hours'], defaults.idleHours), maxAgeDays: amount('max-age-days', values['max-age-days'], defaults.maxAgeDays) };
   const parts = [rule.idleHours > 0 ? `idle > ${rule.idleHours}h` : '', rule.maxAgeDays > 0 ? `older than ${rule.maxAgeDays}d` : ''].filter(Boolean);
   const removed = parts.length ? await pruneDockerSandboxes(connectDocker(), target, rule) : [];
-  const ssh = parts.length ? await pruneSshCopies(config, rule, ctx.env) : [];
-  if (values.json) outJson(ctx, { rule, removed, ssh });
+  const ssh = parts.length ? await pruneSshCopies(config, rule, ctx.env) : undefined;
+  if (values.json) outJson(ctx, { rule, removed, ...(ssh ? { ssh } : {}) });
   else if (!parts.length) out(ctx, 'Both prune rules are disabled (0); nothing to do.');
-  else if (removed.length + ssh.length === 0) out(ctx, `Nothing to prune (${parts.join(' or ')}).`);
+  else if (removed.length + (ssh?.length ?? 0) === 0) out(ctx, `Nothing to prune (${parts.join(' or ')}).`);
   else {
     if (removed.length) out(ctx, `Pruned ${plural(removed.length)} (${parts.join(' or ')}): ${removed.join(', ')}`);
-    if (ssh.length) out(ctx, `Pruned ${ssh.length} ssh workspace cop${ssh.length === 1 ? 'y' : 'ies'} (${parts.join(' or ')}): ${ssh.join(', ')}`);
+    if (ssh?.length) out(ctx, `Pruned ${ssh.length} ssh workspace cop${ssh.length === 1 ? 'y' : 'ies'} (${parts.join(' or ')}): ${ssh.join(', ')}`);
   }
   return 0;
 }

@@ -9,9 +9,10 @@ import { pruneRemoteCopies, sshDataDirFor, type PruneRule, type SshSettings } fr
 import type { PincerConfig } from '../kernel.js';
 import { agentIds, agentSandbox, pluginSettings } from './settings.js';
 
-export async function pruneSshCopies(config: PincerConfig, rule: PruneRule, env: NodeJS.ProcessEnv): Promise<string[]> {
+/** The copies removed, as `user@host:path`; undefined when the config has no ssh backend. */
+export async function pruneSshCopies(config: PincerConfig, rule: PruneRule, env: NodeJS.ProcessEnv): Promise<string[] | undefined> {
   const base = pluginSettings(config, 'sandbox-ssh');
-  if (base === undefined || !base.ssh) return [];
+  if (base === undefined || !base.ssh) return undefined;
   const targets = new Map<string, SshSettings>();
   for (const agent of [undefined, ...agentIds(config)]) {
     const settings = { ...(base.ssh as object), ...agentSandbox(config, agent).ssh } as SshSettings;
