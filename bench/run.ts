@@ -3,9 +3,12 @@
  * need a service (Docker, sshd) say so and are skipped when it is absent.
  */
 import { runAssemblyBench } from './assembly.bench.js';
+import { runFsIntegrityBench } from './fs-integrity.bench.js';
+import { runExecBench } from './exec.bench.js';
 import { runGateBench } from './gate.bench.js';
 import { runHostBench } from './host.bench.js';
 import { runMcpBench } from './mcp.bench.js';
+import { runMessageBench } from './message.bench.js';
 import { runPolicyBench } from './policy.bench.js';
 import { runReadBench } from './read.bench.js';
 import { runSandboxBench } from './sandbox.bench.js';
@@ -17,7 +20,10 @@ const suites: [string, () => Promise<unknown>][] = [
   ['gate', runGateBench],
   ['host', () => runHostBench()],
   ['read', runReadBench],
+  ['fs-integrity', runFsIntegrityBench],
+  ['exec', runExecBench],
   ['mcp', runMcpBench],
+  ['message', () => runMessageBench()],
   ['sandbox', runSandboxBench],
   ['ssh-sync', () => runSshSyncBench()],
 ];

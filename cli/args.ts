@@ -4,7 +4,9 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { usageError } from './errors.js';
+import { suggestNames } from './format/suggest.js';
 import type { RunContext } from './kernel.js';
+import type { OpenOptions } from './kernel-session.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -21,8 +23,10 @@ export const RUN_OPTIONS = {
   session: { type: 'string', short: 's' },
   sender: { type: 'string' },
   group: { type: 'string' },
+  channel: { type: 'string' },
   provider: { type: 'string' },
   model: { type: 'string' },
+  workspace: { type: 'string', short: 'w' },
 } as const satisfies Options;
 
 export const RUN_FLAGS_HELP = `Run flags (each selects the policy layers that apply):
@@ -30,13 +34,16 @@ export const RUN_FLAGS_HELP = `Run flags (each selects the policy layers that ap
   -s, --session S     session key (decides sandboxing for mode non-main)
       --sender U      sender: an id, @username or +E164 phone number
       --group G       group/channel id
+      --channel C     the message channel this session talks on (message tool)
       --provider P    model provider (provider layers, schema normalization)
       --model M       model id
+  -w, --workspace D   workspace of agents the config gives none (default: the
+                      current directory; /, home and its parents only this way)
   -c, --config F      config file (else $PINCER_CONFIG, ./pincer.config.json, embedded default)
       --json          machine-readable output`;
 
 export interface Parsed<O extends Options> {
-  values: { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string };
+  values: { [K in keyof O]?: O[K] extends { multiple: true } ? string[] : O[K]['type'] extends 'boolean' ? boolean : string };
   positionals: string[];
 }
 
@@ -46,19 +53,21 @@ export function parseFlags<O extends Options>(command: string, argv: string[], o
     const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
     return { values: values as Parsed<O>['values'], positionals };
   } catch (cause) {
-    throw usageError(describeParseError(cause, command), command);
+    throw usageError(describeParseError(cause, command, Object.keys(options)), command);
   }
 }
 
-function describeParseError(cause: unknown, command: string): string {
+function describeParseError(cause: unknown, command: string, known: string[]): string {
   const error = cause as { code?: string; message?: string };
   const message = error.message ?? String(cause);
   // Node quotes the flag as '--foo' or, for value errors, as '-c, --config <value>'.
   const quoted = /'(-[^']*)'/.exec(message)?.[1] ?? '';
   const flag = /--[\w-]+/.exec(quoted)?.[0] ?? quoted;
   switch (error.code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `unknown flag '${flag}' for 'pincer ${command}'`;
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const [guess] = flag.startsWith('--') ? suggestNames(flag.slice(2), known, 1) : [];
+      return `unknown flag '${flag}' for 'pincer ${command}'${guess ? ` (did you mean '--${guess}'?)` : ''}`;
+    }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       return /does not take/.test(message)
         ? `flag '${flag}' of 'pincer ${command}' does not take a value`
@@ -74,6 +83,11 @@ export function expectPositionals(command: string, positionals: string[], min: n
   if (positionals.length > max) throw usageError(`unexpected argument '${positionals[max]}' for 'pincer ${command}'`, command);
 }
 
+/** How a run command opens its kernel: the config and workspace flags. */
+export function runOpenOptions(command: string, values: { config?: string; workspace?: string }): OpenOptions {
+  return { command, configFlag: values.config, workspaceFlag: values.workspace };
+}
+
 /** Builds the run context from the run flags. A CLI run is operator-initiated: trigger 'user'. */
 export function runContextFrom(values: Parsed<typeof RUN_OPTIONS>['values']): RunContext {
   const run: RunContext = { trigger: 'user' };
@@ -81,6 +95,7 @@ export function runContextFrom(values: Parsed<typeof RUN_OPTIONS>['values']): Ru
   if (values.session) run.sessionKey = values.session;
   if (values.sender) run.sender = parseSender(values.sender);
   if (values.group) run.groupId = values.group;
+  if (values.channel) run.channel = values.channel;
   if (values.provider) run.provider = values.provider;
   if (values.model) run.model = values.model;
   return run;

@@ -41,8 +41,9 @@ export async function loadDiscoveredConfig(
   ctx: CliContext,
   api: KernelApi,
   source: ConfigSource,
+  workspace = ctx.cwd,
 ): Promise<PincerConfig> {
-  if (source.kind === 'default') return api.defaultConfig({ cwd: ctx.cwd });
+  if (source.kind === 'default') return api.defaultConfig({ cwd: workspace });
   try {
     return await api.loadConfig(source.path, { cwd: ctx.cwd });
   } catch (cause) {

@@ -18,6 +18,8 @@ export type CliErrorCode =
   | 'KERNEL'
   /** A health check found a problem (e.g. a failed plugin). Exit 1. */
   | 'UNHEALTHY'
+  /** The run's workspace is `/` or the home directory and `--workspace` did not name it. Exit 1. */
+  | 'UNSAFE_WORKSPACE'
   /** A bug in the CLI itself. Exit 70 (EX_SOFTWARE). */
   | 'INTERNAL';
 
@@ -28,6 +30,7 @@ const EXIT_CODES: Record<CliErrorCode, number> = {
   UNKNOWN_TOOL: 1,
   KERNEL: 1,
   UNHEALTHY: 1,
+  UNSAFE_WORKSPACE: 1,
   INTERNAL: 70,
 };
 

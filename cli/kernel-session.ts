@@ -2,21 +2,29 @@
  * Opens a kernel for one command: discover and load the config, create the kernel, start it with
  * progress on stderr, and guarantee `stop()` (no plugin process outlives the command).
  */
+import { resolve } from 'node:path';
 import { discoverConfig, loadDiscoveredConfig, type ConfigSource } from './config-source.js';
 import { err, type CliContext } from './context.js';
 import { CliError, toCliError } from './errors.js';
 import { startProgress } from './format/progress.js';
 import type { Kernel, PluginStatus, RunContext, ToolSet } from './kernel.js';
 import { createStderrLogger } from './logger.js';
+import { checkWorkspace, resolveWorkspaceFlag } from './workspace-guard.js';
 
 export interface KernelSession {
   kernel: Kernel;
   source: ConfigSource;
+  /** The `--workspace` directory (canonical), when the operator gave one. */
+  workspace?: string;
 }
 
 export interface OpenOptions {
   /** The `--config` flag. */
   configFlag?: string;
+  /** The `--workspace` flag: the workspace of agents the config gives none. */
+  workspaceFlag?: string;
+  /** The command, for usage errors. */
+  command?: string;
   /** Log level for kernel and plugin logs on stderr; `$PINCER_LOG` overrides. */
   logLevel?: 'error' | 'warn' | 'info' | 'debug';
 }
@@ -32,13 +40,16 @@ export async function withKernel<T>(ctx: CliContext, options: OpenOptions, fn: (
 }
 
 export async function openKernel(ctx: CliContext, options: OpenOptions): Promise<KernelSession> {
+  const workspace = options.workspaceFlag === undefined ? undefined : resolveWorkspaceFlag(ctx, options.workspaceFlag, options.command);
   const api = await ctx.kernelApi();
   const source = discoverConfig(ctx, options.configFlag);
-  const config = await loadDiscoveredConfig(ctx, api, source);
+  // Agents without a configured workspace work in `--workspace`, else where pincer runs.
+  const base = workspace ?? ctx.cwd;
+  const config = await loadDiscoveredConfig(ctx, api, source, base);
   const logger = createStderrLogger(ctx, options.logLevel ?? 'warn');
   let kernel: Kernel;
   try {
-    kernel = api.createKernel(config, { logger, cwd: ctx.cwd, configPath: 'path' in source ? source.path : undefined });
+    kernel = api.createKernel(config, { logger, cwd: base, configPath: 'path' in source ? resolve(ctx.cwd, source.path) : undefined });
   } catch (cause) {
     throw toCliError(cause, 'KERNEL');
   }
@@ -56,7 +67,7 @@ export async function openKernel(ctx: CliContext, options: OpenOptions): Promise
     clearInterval(poll);
     progress.done();
   }
-  return { kernel, source };
+  return { kernel, source, workspace };
 }
 
 export function describeStart(plugins: PluginStatus[]): string {
@@ -74,4 +85,11 @@ export function assembleOrFail(kernel: Kernel, run: RunContext): ToolSet {
   } catch (cause) {
     throw toCliError(cause, 'KERNEL');
   }
+}
+
+/** `assembleOrFail`, refusing a run whose workspace is unsafe or ignores `--workspace`. */
+export function assembleRun(ctx: CliContext, session: KernelSession, run: RunContext): ToolSet {
+  const toolSet = assembleOrFail(session.kernel, run);
+  checkWorkspace(toolSet.workspace, session.workspace, ctx.env);
+  return toolSet;
 }

@@ -4,11 +4,16 @@
  */
 export { definePlugin, defineTool, pluginContributions } from './plugin/define.js';
 export { pluginManifest } from './plugin/manifest.js';
+export { pluginDataDir } from './plugin/data-dir.js';
 export type { PluginManifestFile } from './plugin/manifest.js';
-export { CancelledError, PluginError, WorkspaceError } from './plugin/errors.js';
+export { CancelledError, NodeError, PluginError, WorkspaceError } from './plugin/errors.js';
 export type {
+  ChannelDefinition,
+  ChannelRequest,
   HandlerContext,
   HookDefinition,
+  NodeCommandHandler,
+  NodeDefinition,
   PluginDefinition,
   PluginHooks,
   PluginLogger,

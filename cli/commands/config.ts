@@ -1,9 +1,11 @@
 /** `pincer config check`: validate a config file and list every problem with its path. */
 import { COMMON_OPTIONS, expectPositionals, parseFlags } from '../args.js';
 import { configError, describeSource, discoverConfig, type ConfigSource } from '../config-source.js';
-import { out, outJson, type Command } from '../context.js';
+import { checkPluginEntries } from '../check/plugin-resolution.js';
+import { out, outJson, type CliContext, type Command } from '../context.js';
 import { CliError, usageError } from '../errors.js';
-import type { ConfigIssue } from '../kernel.js';
+import type { ConfigIssue, PincerConfig } from '../kernel.js';
+import { auditDockerSandboxes, type SandboxAudit } from '../sandbox/audit.js';
 
 export const configCommand: Command = {
   name: 'config',
@@ -11,15 +13,20 @@ export const configCommand: Command = {
   help: `Usage: pincer config check [FILE | --config F] [--json]
 
 Validates a config file and prints every problem with its config path
-(e.g. agents.list[0].tools.allow[2]), not just the first. With no file, checks
-the one discovery would use: $PINCER_CONFIG, else ./pincer.config.json; when
-neither exists the embedded default is in use and there is nothing to check.
+(e.g. agents.list[0].tools.allow[2]), not just the first. Beyond the schema it
+checks what the first call would otherwise refuse: every plugin's module or
+command resolves (relative paths against the config file's folder), and every
+agent's docker sandbox settings pass the backend's security validation (binds,
+network, seccomp/AppArmor profiles, capabilities, read-only root, user).
+Dangerous overrides in effect (sandbox.docker.dangerouslyAllow…) are listed as
+warnings. With no file, checks the one discovery would use: $PINCER_CONFIG,
+else ./pincer.config.json, else the embedded default.
 
-Exit status: 0 when valid, 1 when invalid or unreadable.
+Exit status: 0 when valid (warnings included), 1 when invalid or unreadable.
 
 Options:
   -c, --config F   the file to check
-      --json       machine-readable output: {ok, path, issues:[{path,message}]}`,
+      --json       machine-readable output: {ok, path, issues:[{path,message}], warnings:[{path,message}]}`,
 
   async run(ctx, argv) {
     const { values, positionals } = parseFlags('config', argv, COMMON_OPTIONS);
@@ -32,12 +39,13 @@ Options:
     const source = discoverConfig(ctx, file ?? values.config);
     const api = await ctx.kernelApi();
     if (source.kind === 'default') {
-      const result = api.checkConfig(api.defaultConfig({ cwd: ctx.cwd }));
-      return report(ctx, source, result.ok, result.issues, values.json);
+      const config = api.defaultConfig({ cwd: ctx.cwd });
+      const result = api.checkConfig(config);
+      return result.ok ? reportLoaded(ctx, source, config, values.json) : report(ctx, source, result.issues, [], values.json);
     }
+    let config: PincerConfig;
     try {
-      await api.loadConfig(source.path, { cwd: ctx.cwd });
-      return report(ctx, source, true, [], values.json);
+      config = await api.loadConfig(source.path, { cwd: ctx.cwd });
     } catch (cause) {
       const error = configError(cause, source);
       const issues = (error.data?.issues as ConfigIssue[] | undefined) ?? [];
@@ -45,22 +53,42 @@ Options:
       // A file that is not JSON at all has one root issue; the parser's message says where.
       const detail = (cause as Error).message.split('\n')[0];
       const withDetail = issues.map((i) => (i.path === '(root)' && /not valid JSON/.test(i.message) && detail.includes('JSON:') ? { ...i, message: detail.slice(detail.indexOf('JSON:') + 6) } : i));
-      return report(ctx, source, false, withDetail, values.json);
+      return report(ctx, source, withDetail, [], values.json);
     }
+    return reportLoaded(ctx, source, config, values.json);
   },
 };
 
-function report(ctx: Parameters<Command['run']>[0], source: ConfigSource, ok: boolean, issues: ConfigIssue[], json?: boolean): number {
+/** A config the schema accepts: now judge what the first call would (plugins, sandbox security). */
+function reportLoaded(ctx: CliContext, source: ConfigSource, config: PincerConfig, json?: boolean): number {
+  let audit: SandboxAudit;
+  try {
+    audit = auditDockerSandboxes(config, ctx.cwd);
+  } catch (error) {
+    audit = { issues: [{ path: 'agents', message: (error as Error).message }], warnings: [] };
+  }
+  const issues = [...checkPluginEntries(config, ctx.cwd, ctx.env), ...audit.issues.map(({ path, message }) => ({ path, message }))];
+  return report(ctx, source, issues, audit.warnings.map(({ path, message }) => ({ path, message })), json);
+}
+
+function report(ctx: CliContext, source: ConfigSource, issues: ConfigIssue[], warnings: ConfigIssue[], json?: boolean): number {
   const where = describeSource(source);
+  const ok = issues.length === 0;
+  const c = ctx.colors;
+  const list = (findings: ConfigIssue[]) => {
+    const width = Math.max(...findings.map((i) => (i.path || '(root)').length));
+    for (const f of findings) out(ctx, `  ${c.bold((f.path || '(root)').padEnd(width))}  ${f.message}`);
+  };
   if (json) {
-    outJson(ctx, { ok, path: 'path' in source ? source.path : null, source: source.kind, issues });
-  } else if (ok) {
-    out(ctx, `${ctx.colors.green('✓')} ${where} is valid`);
+    outJson(ctx, { ok, path: 'path' in source ? source.path : null, source: source.kind, issues, warnings });
   } else {
-    const c = ctx.colors;
-    out(ctx, `${c.red('✗')} ${where}: ${issues.length} problem${issues.length === 1 ? '' : 's'}`);
-    const width = Math.max(...issues.map((i) => (i.path || '(root)').length));
-    for (const issue of issues) out(ctx, `  ${c.bold((issue.path || '(root)').padEnd(width))}  ${issue.message}`);
+    if (ok) out(ctx, `${c.green('✓')} ${where} is valid`);
+    else out(ctx, `${c.red('✗')} ${where}: ${issues.length} problem${issues.length === 1 ? '' : 's'}`);
+    list(issues);
+    if (warnings.length) {
+      out(ctx, `${c.yellow('!')} ${warnings.length} dangerous override${warnings.length === 1 ? '' : 's'} in effect:`);
+      list(warnings);
+    }
   }
   if (!ok) throw new CliError('CONFIG', `${where} is invalid`, { reported: true, data: { issues } });
   return 0;

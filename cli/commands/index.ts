@@ -3,12 +3,13 @@ import type { Command } from '../context.js';
 import { callCommand } from './call.js';
 import { configCommand } from './config.js';
 import { explainCommand } from './explain.js';
+import { outboxCommand } from './outbox.js';
 import { pluginsCommand } from './plugins.js';
 import { sandboxCommand } from './sandbox.js';
 import { serveCommand } from './serve.js';
 import { toolsCommand } from './tools.js';
 
-export const COMMANDS: readonly Command[] = [toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, sandboxCommand, serveCommand];
+export const COMMANDS: readonly Command[] = [toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, sandboxCommand, serveCommand, outboxCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);
@@ -29,6 +30,7 @@ Global flags:
 
 Config: --config F, else $PINCER_CONFIG, else ./pincer.config.json, else the
 embedded default (bundled fs and shell tools on the local backend, the coding
-profile, the current directory as the workspace).
+profile, the current directory or --workspace as the workspace; /, the home
+directory and its parents are refused unless --workspace names them).
 Logs go to stderr; set PINCER_LOG=debug|info|warn|error to change the level.`;
 }

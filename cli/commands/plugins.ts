@@ -16,7 +16,8 @@ Starts the kernel with the configured plugins and prints each plugin's state
 protocol version, restart count, tool count and last error. Lazy plugins
 have no process until a call needs them.
 
-Exit status: 0 when no plugin has failed, 1 otherwise (usable as a health check).
+Exit status: 0 when every plugin is serving (or lazy), 1 when one is failed
+or restarting after a crash (usable as a health check).
 
 Options:
   -c, --config F   config file (else $PINCER_CONFIG, ./pincer.config.json, embedded default)
@@ -29,7 +30,7 @@ Options:
       const plugins = kernel.plugins();
       if (values.json) outJson(ctx, { config: describeSource(source), plugins });
       else out(ctx, formatPlugins(ctx, plugins));
-      return plugins.some((p) => p.state === 'failed') ? 1 : 0;
+      return unhealthyPlugins(plugins).length > 0 ? 1 : 0;
     });
   },
 };
@@ -48,6 +49,7 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
     String(p.tools),
     p.lastError ? c.red(describeLastError(p.lastError)) : '',
   ]);
+  const refused = plugins.flatMap((p) => (p.rejectedTools ?? []).map((r) => `  ${c.yellow('refused tool')} ${r.reason}`));
   return renderTable(
     [
       { header: 'PLUGIN' },
@@ -60,7 +62,22 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
     ],
     rows,
     { width: terminalWidth(ctx), headerStyle: c.bold },
-  );
+  ) + (refused.length > 0 ? `\n\n${refused.join('\n')}` : '');
+}
+
+/**
+ * Plugins that are not serving their tools: failed for good, or restarting after a crash (a wrong
+ * module path restarts until the crash limit, and its tools are missing all that time).
+ */
+export function unhealthyPlugins(plugins: readonly PluginStatus[]): PluginStatus[] {
+  return plugins.filter((p) => p.state === 'failed' || p.state === 'restarting');
+}
+
+/** "Plugins not serving (n)" with each plugin's state and last error, for reports beside a tool list. */
+export function formatPluginProblems(ctx: CliContext, problems: readonly PluginStatus[]): string {
+  const c = ctx.colors;
+  const lines = problems.map((p) => `  ${c.red('✗')} ${p.id} ${c.red(p.state)}${p.lastError ? `: ${describeLastError(p.lastError)}` : ''}`);
+  return `${c.bold(`Plugins not serving (${problems.length})`)}\n${lines.join('\n')}\nRun 'pincer plugins' for details; a wrong module or command path is resolved against the config file's folder.`;
 }
 
 /** "PLUGIN_CRASHED: exited with code 1" from either shape the kernel reports. */

@@ -1,4 +1,4 @@
-/** `pincer sandbox list | recreate | prune | check`: the operator's view of sandbox containers. */
+/** `pincer sandbox list | recreate | prune | check | image build`: the operator's view of sandbox containers. */
 import { COMMON_OPTIONS, expectPositionals, parseFlags, type Parsed } from '../args.js';
 import { describeSource, discoverConfig, loadDiscoveredConfig } from '../config-source.js';
 import { out, outJson, type CliContext, type Command } from '../context.js';
@@ -6,10 +6,11 @@ import { CliError, usageError } from '../errors.js';
 import { formatCheck, formatSandboxList } from '../format/sandbox.js';
 import type { PincerConfig } from '../kernel.js';
 import { runSandboxCheck } from '../sandbox/check.js';
-import { connectDocker, listDockerSandboxes, pruneDockerSandboxes, recreateDockerSandboxes, type DockerTarget, type RecreateTarget } from '../sandbox/docker-lifecycle.js';
+import { connectDocker, dockerTarget, listDockerSandboxes, pruneDockerSandboxes, recreateDockerSandboxes, type DockerTarget, type RecreateTarget } from '../sandbox/docker-lifecycle.js';
+import { buildImageCommand } from '../sandbox/image.js';
 import { toSandboxRows } from '../sandbox/rows.js';
 import { pruneSshCopies } from '../sandbox/ssh-prune.js';
-import { agentIds, containerPrefixes, dockerConfig, registryPath } from '../sandbox/settings.js';
+import { agentIds, dockerConfig } from '../sandbox/settings.js';
 import { SANDBOX_HELP } from '../sandbox/help.js';
 
 const OPTIONS = {
@@ -19,6 +20,8 @@ const OPTIONS = {
   all: { type: 'boolean' },
   'idle-hours': { type: 'string' },
   'max-age-days': { type: 'string' },
+  tag: { type: 'string', short: 't' },
+  file: { type: 'string', short: 'f' },
 } as const;
 type Values = Parsed<typeof OPTIONS>['values'];
 
@@ -28,7 +31,9 @@ const ALLOWED: Record<string, readonly (keyof Values)[]> = {
   recreate: ['session', 'agent', 'all'],
   prune: ['idle-hours', 'max-age-days'],
   check: ['agent'],
+  image: ['tag', 'file'],
 };
+const FLAGS = ['session', 'agent', 'all', 'idle-hours', 'max-age-days', 'tag', 'file'] as const;
 
 export const sandboxCommand: Command = {
   name: 'sandbox',
@@ -38,30 +43,31 @@ export const sandboxCommand: Command = {
   async run(ctx, argv) {
     const { values, positionals } = parseFlags('sandbox', argv, OPTIONS);
     const [sub] = positionals;
-    if (sub === undefined) throw usageError("'pincer sandbox' needs a subcommand: list, recreate, prune or check", 'sandbox');
-    if (!(sub in ALLOWED)) throw usageError(`unknown subcommand '${sub}' for 'pincer sandbox' (known: list, recreate, prune, check)`, 'sandbox');
-    expectPositionals(`sandbox ${sub}`, positionals.slice(1), 0, 0, 'no arguments');
-    for (const flag of ['session', 'agent', 'all', 'idle-hours', 'max-age-days'] as const) {
+    if (sub === undefined) throw usageError("'pincer sandbox' needs a subcommand: list, recreate, prune, check or image build", 'sandbox');
+    if (!(sub in ALLOWED)) throw usageError(`unknown subcommand '${sub}' for 'pincer sandbox' (known: list, recreate, prune, check, image build)`, 'sandbox');
+    if (sub === 'image' && positionals[1] !== 'build') throw usageError("'pincer sandbox image' has one subcommand: build", 'sandbox');
+    expectPositionals(`sandbox ${sub}`, positionals.slice(sub === 'image' ? 2 : 1), 0, 0, 'no arguments');
+    for (const flag of FLAGS) {
       if (values[flag] !== undefined && !ALLOWED[sub].includes(flag)) throw usageError(`flag '--${flag}' does not apply to 'pincer sandbox ${sub}'`, 'sandbox');
     }
+    if (sub === 'image') return buildImageCommand(ctx, { tag: values.tag, file: values.file, json: values.json });
 
     const api = await ctx.kernelApi();
     const source = discoverConfig(ctx, values.config);
     const config = await loadDiscoveredConfig(ctx, api, source);
-    const target: DockerTarget = { prefixes: containerPrefixes(config), registryPath: registryPath(config, ctx.cwd) };
+    if (sub === 'check') return check(ctx, config, values);
+    const target = dockerTarget(config, ctx.cwd, ctx.env);
     switch (sub) {
       case 'list': {
-        const rows = toSandboxRows(config, await listDockerSandboxes(connectDocker(), target), ctx.cwd);
+        const rows = toSandboxRows(config, await listDockerSandboxes(await connectDocker(), target), ctx.cwd);
         if (values.json) outJson(ctx, { config: describeSource(source), sandboxes: rows });
         else out(ctx, formatSandboxList(ctx, rows));
         return 0;
       }
       case 'recreate':
         return recreate(ctx, target, recreateTarget(values), values.json);
-      case 'prune':
-        return prune(ctx, config, target, values);
       default:
-        return check(ctx, config, values);
+        return prune(ctx, config, target, values);
     }
   },
 };
@@ -75,7 +81,7 @@ function recreateTarget(values: Values): RecreateTarget {
 }
 
 async function recreate(ctx: CliContext, target: DockerTarget, what: RecreateTarget, json?: boolean): Promise<number> {
-  const removed = await recreateDockerSandboxes(connectDocker(), target, what);
+  const removed = await recreateDockerSandboxes(await connectDocker(), target, what);
   const selector = 'session' in what ? `--session ${what.session}` : 'agent' in what ? `--agent ${what.agent}` : '--all';
   if (json) outJson(ctx, { target: what, removed });
   else if (removed.length === 0) out(ctx, `No sandbox container matched ${selector}; nothing removed.`);
@@ -95,7 +101,7 @@ async function prune(ctx: CliContext, config: PincerConfig, target: DockerTarget
   const defaults = dockerConfig(config).prune;
   const rule = { idleHours: amount('idle-hours', values['idle-hours'], defaults.idleHours), maxAgeDays: amount('max-age-days', values['max-age-days'], defaults.maxAgeDays) };
   const parts = [rule.idleHours > 0 ? `idle > ${rule.idleHours}h` : '', rule.maxAgeDays > 0 ? `older than ${rule.maxAgeDays}d` : ''].filter(Boolean);
-  const removed = parts.length ? await pruneDockerSandboxes(connectDocker(), target, rule) : [];
+  const removed = parts.length ? await pruneDockerSandboxes(await connectDocker(), target, rule) : [];
   const ssh = parts.length ? await pruneSshCopies(config, rule, ctx.env) : undefined;
   if (values.json) outJson(ctx, { rule, removed, ...(ssh ? { ssh } : {}) });
   else if (!parts.length) out(ctx, 'Both prune rules are disabled (0); nothing to do.');
@@ -111,7 +117,7 @@ async function check(ctx: CliContext, config: PincerConfig, values: Values): Pro
   if (values.agent !== undefined && !agentIds(config).includes(values.agent)) {
     throw usageError(`unknown agent '${values.agent}' (configured: ${agentIds(config).join(', ')})`, 'sandbox');
   }
-  const outcome = await runSandboxCheck(config, values.agent);
+  const outcome = await runSandboxCheck(config, values.agent, ctx.cwd);
   const ok = outcome.backends.every((b) => b.ok);
   if (values.json) outJson(ctx, { ok, ...outcome });
   else out(ctx, outcome.skipped ? ctx.colors.dim(`Nothing to check: ${outcome.skipped}.`) : formatCheck(ctx, outcome.backends));

@@ -1,9 +1,10 @@
 /** `pincer tools`: the effective tool set of one run, and what policy removed. */
-import { RUN_FLAGS_HELP, RUN_OPTIONS, expectPositionals, parseFlags, runContextFrom } from '../args.js';
+import { RUN_FLAGS_HELP, RUN_OPTIONS, expectPositionals, parseFlags, runContextFrom, runOpenOptions } from '../args.js';
 import { describeSource } from '../config-source.js';
 import { out, outJson, terminalWidth, type Command } from '../context.js';
 import { formatToolsReport, toolsReportJson } from '../format/tools-report.js';
-import { assembleOrFail, withKernel } from '../kernel-session.js';
+import { assembleRun, withKernel } from '../kernel-session.js';
+import { formatPluginProblems, unhealthyPlugins } from './plugins.js';
 
 export const toolsCommand: Command = {
   name: 'tools',
@@ -25,10 +26,16 @@ Examples:
     const { values, positionals } = parseFlags('tools', argv, RUN_OPTIONS);
     expectPositionals('tools', positionals, 0, 0, 'no arguments');
     const run = runContextFrom(values);
-    return withKernel(ctx, { configFlag: values.config }, async ({ kernel, source }) => {
-      const toolSet = assembleOrFail(kernel, run);
-      if (values.json) outJson(ctx, toolsReportJson(run, toolSet, describeSource(source)));
-      else out(ctx, formatToolsReport(run, toolSet, { colors: ctx.colors, width: terminalWidth(ctx), configSource: describeSource(source) }));
+    return withKernel(ctx, runOpenOptions('tools', values), async (session) => {
+      const toolSet = assembleRun(ctx, session, run);
+      // A plugin that cannot start contributes nothing: say which and why, not just "0 tools".
+      const problems = unhealthyPlugins(session.kernel.plugins());
+      const configSource = describeSource(session.source);
+      if (values.json) outJson(ctx, { ...toolsReportJson(run, toolSet, configSource), pluginProblems: problems });
+      else {
+        out(ctx, formatToolsReport(run, toolSet, { colors: ctx.colors, width: terminalWidth(ctx), configSource }));
+        if (problems.length > 0) out(ctx, `\n${formatPluginProblems(ctx, problems)}`);
+      }
       return 0;
     });
   },

@@ -3,6 +3,7 @@
  * assembly's warnings. Pure string building, so it is tested without a kernel.
  */
 import type { Colors } from './color.js';
+import { describeBlock } from './explain.js';
 import { renderTable } from './table.js';
 import type { PolicyRemoval, RunContext, ToolSet } from '../kernel.js';
 
@@ -17,7 +18,7 @@ export function formatToolsReport(run: RunContext, toolSet: ToolSet, options: Re
   const sections: string[] = [];
   const count = toolSet.tools.length;
   sections.push(
-    `${c.bold(`${count} tool${count === 1 ? '' : 's'}`)} for ${describeRun(run, toolSet)} ${c.dim(`· sandbox ${describeSandbox(toolSet.sandbox)} · config ${options.configSource}`)}`,
+    `${c.bold(`${count} tool${count === 1 ? '' : 's'}`)} for ${describeRun(run, toolSet)} ${c.dim(`· sandbox ${describeSandbox(toolSet.sandbox)} ·${toolSet.workspace ? ` workspace ${toolSet.workspace} ·` : ''} config ${options.configSource}`)}`,
   );
 
   if (count > 0) {
@@ -37,6 +38,11 @@ export function formatToolsReport(run: RunContext, toolSet: ToolSet, options: Re
         { width: options.width, headerStyle: c.bold },
       )}`,
     );
+  }
+
+  if (toolSet.blocked) {
+    // Listing the tools without this would suggest they can be called: every call is vetoed.
+    sections.push(`${c.red(c.bold('Every call is blocked'))} (${toolSet.blocked.code}): ${describeBlock(toolSet.blocked)}\n  Fix or restart it: see 'pincer plugins'.`);
   }
 
   if (toolSet.warnings.length > 0) {
@@ -77,5 +83,7 @@ export function toolsReportJson(run: RunContext, toolSet: ToolSet, configSource:
     warnings: toolSet.warnings,
     effectiveAllowlist: toolSet.effectiveAllowlist,
     sandbox: toolSet.sandbox,
+    workspace: toolSet.workspace,
+    blocked: toolSet.blocked ?? null,
   };
 }

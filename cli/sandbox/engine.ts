@@ -14,7 +14,7 @@ export function isEngineUnreachable(error: unknown): boolean {
   return UNREACHABLE.has(e.code ?? '') || UNREACHABLE.has(e.cause?.code ?? '');
 }
 
-export const ENGINE_FIX = 'Start the engine: `bash ../shared/scripts/start-docker.sh` in a dev checkout, or start dockerd (systemctl start docker); set DOCKER_HOST if it listens elsewhere.';
+export const ENGINE_FIX = 'Start the engine (e.g. `sudo systemctl start docker`, or `bash scripts/services/start-docker.sh` from a Pincer checkout for the test engine); set DOCKER_HOST if it listens elsewhere.';
 
 export function unreachableMessage(endpoint: string, error: unknown): string {
   const e = (error ?? {}) as EngineFailure;

@@ -1,35 +1,28 @@
 /**
- * The sandbox settings the operator commands act on, read from the discovered config the same
- * way the kernel and the backend plugins read them: the backend plugin's own `settings`
- * (global sandbox settings, `registryPath`), then `agents.defaults.sandbox`, then the agent's
- * `sandbox` (shallow-merged over the defaults, as the kernel's run shape does).
+ * The sandbox settings the operator commands act on, read from the discovered config exactly
+ * as the kernel and the backend read them: the agent's layer from kernel/config/sandbox-merge.ts
+ * (the function the kernel's run shape calls), then the backend plugin's `settings` as the base
+ * layer in resolveSandboxConfig (the function the plugin calls).
  */
 import { resolve } from 'node:path';
-import { resolveSandboxConfig, type ResolvedSandboxConfig, type SandboxSettings } from '../../sdk/sandbox/config.js';
+import { resolveAgentSandbox } from '../../kernel/config/sandbox-merge.js';
+import type { AgentConfig, PincerConfig as KernelConfig, SandboxConfig } from '../../kernel/config/schema.js';
+import { resolveSandboxConfig, type DockerBackendSettings, type ResolvedSandboxConfig, type SandboxSettings } from '../../sdk/sandbox/config.js';
 import { CliError } from '../errors.js';
 import type { PincerConfig } from '../kernel.js';
 
-/** The CLI's narrow view of the config keys it reads; the kernel has already validated them. */
-interface SandboxView {
-  mode?: 'off' | 'non-main' | 'all';
-  backend?: string;
-  scope?: 'session' | 'agent' | 'shared';
-  workspaceAccess?: 'rw' | 'ro' | 'none';
-  docker?: Record<string, unknown>;
-  ssh?: Record<string, unknown>;
-}
-interface AgentView { id: string; default?: boolean; workspace?: string; sandbox?: SandboxView }
-interface ConfigView {
-  plugins?: Array<{ id: string; settings?: Record<string, unknown> }>;
-  agents?: { defaults?: { sandbox?: SandboxView; workspace?: string }; list?: AgentView[] };
-}
+/** The config has been validated by the kernel's loader before any of this runs. */
+const view = (config: PincerConfig) => config as KernelConfig;
 
-const view = (config: PincerConfig) => config as ConfigView;
+/** The entry of the plugin with this id (and its index, for config paths), or undefined. */
+export function pluginEntry(config: PincerConfig, pluginId: string): { index: number; settings: Record<string, unknown> } | undefined {
+  const index = view(config).plugins?.findIndex((p) => p.id === pluginId) ?? -1;
+  return index < 0 ? undefined : { index, settings: view(config).plugins![index]!.settings ?? {} };
+}
 
 /** The `settings` of the plugin entry with this id, or undefined when the plugin is not configured. */
 export function pluginSettings(config: PincerConfig, pluginId: string): Record<string, unknown> | undefined {
-  const entry = view(config).plugins?.find((p) => p.id === pluginId);
-  return entry ? (entry.settings ?? {}) : undefined;
+  return pluginEntry(config, pluginId)?.settings;
 }
 
 /** Agent ids in config order; `main` when the config lists none. */
@@ -43,49 +36,41 @@ export function defaultAgentId(config: PincerConfig): string {
   return (list.find((a) => a.default) ?? list[0])?.id ?? 'main';
 }
 
-/** The agent's effective sandbox settings; with no agent, the defaults alone. */
-export function agentSandbox(config: PincerConfig, agentId?: string): SandboxView {
-  const agents = view(config).agents;
-  const agent = agentId === undefined ? undefined : agents?.list?.find((a) => a.id === agentId);
-  return { ...agents?.defaults?.sandbox, ...agent?.sandbox };
+export function agentConfig(config: PincerConfig, agentId: string | undefined): AgentConfig | undefined {
+  return agentId === undefined ? undefined : view(config).agents?.list?.find((a) => a.id === agentId);
+}
+
+/** The agent's effective sandbox settings (the kernel's merge); with no agent, the defaults alone. */
+export function agentSandbox(config: PincerConfig, agentId?: string): SandboxConfig {
+  return resolveAgentSandbox(view(config), agentConfig(config, agentId));
 }
 
 /** The host directory an agent's sandbox mounts at the workdir (what the kernel passes). */
 export function agentWorkspaceDir(config: PincerConfig, agentId: string, cwd: string): string {
-  const agents = view(config).agents;
-  const agent = agents?.list?.find((a) => a.id === agentId);
-  return resolve(cwd, agent?.workspace ?? agents?.defaults?.workspace ?? '.');
+  return resolve(cwd, agentConfig(config, agentId)?.workspace ?? view(config).agents?.defaults?.workspace ?? '.');
 }
 
-/**
- * The docker backend's resolved config for an agent (or the defaults): plugin settings as the
- * global layer, the merged agent sandbox as the agent layer. An unset `workspaceAccess` is
- * passed on unset, exactly as the kernel's run shape (kernel/assembly/run-shape.ts) does, so
- * the backend applies its own default and `list` compares like with like.
- */
+/** The layer the kernel sends the backend in `sandbox/prepare` (kernel/assembly/run-shape.ts). */
+export function backendLayer(sandbox: SandboxConfig): SandboxSettings {
+  return {
+    scope: sandbox.scope,
+    ...(sandbox.workspaceAccess ? { workspaceAccess: sandbox.workspaceAccess } : {}),
+    ...(sandbox.docker ? { docker: sandbox.docker as SandboxSettings['docker'] } : {}),
+  };
+}
+
+/** The docker backend's resolved config for an agent (or the defaults). */
 export function dockerConfig(config: PincerConfig, agentId?: string): ResolvedSandboxConfig {
-  const global = (pluginSettings(config, 'sandbox-docker') ?? {}) as SandboxSettings;
-  const sandbox = agentSandbox(config, agentId);
+  const global = (pluginSettings(config, 'sandbox-docker') ?? {}) as DockerBackendSettings;
   try {
-    return resolveSandboxConfig(global, {
-      scope: sandbox.scope,
-      ...(sandbox.workspaceAccess ? { workspaceAccess: sandbox.workspaceAccess } : {}),
-      ...(sandbox.docker ? { docker: sandbox.docker as SandboxSettings['docker'] } : {}),
-    });
+    return resolveSandboxConfig(global, backendLayer(agentSandbox(config, agentId)));
   } catch (cause) {
-    // A zod error: a docker key the kernel passes through unchecked has the wrong type.
-    throw new CliError('CONFIG', `invalid docker sandbox settings: ${(cause as Error).message.split('\n')[0]}`, { cause });
+    throw new CliError('CONFIG', (cause as Error).message, { cause, hint: 'pincer config check names the config path of each problem' });
   }
 }
 
-/** Every container prefix in use (defaults and per agent), so lifecycle commands see every scope. */
-export function containerPrefixes(config: PincerConfig): string[] {
-  const prefixes = [undefined, ...agentIds(config)].map((id) => dockerConfig(config, id).docker.containerPrefix);
-  return [...new Set(prefixes)];
-}
-
-/** The plugin's `registryPath`, where it records "last used"; relative paths resolve against cwd. */
-export function registryPath(config: PincerConfig, cwd: string): string | undefined {
+/** The plugin's `registryPath` setting, if any; relative paths resolve against cwd. */
+export function registryPathSetting(config: PincerConfig, cwd: string): string | undefined {
   const path = pluginSettings(config, 'sandbox-docker')?.registryPath;
   return typeof path === 'string' && path ? resolve(cwd, path) : undefined;
 }

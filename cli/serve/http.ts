@@ -1,90 +1,120 @@
 /**
- * `pincer serve --http PORT`: Streamable HTTP on 127.0.0.1 only, at `/mcp`. Each client session
- * gets its own transport and `Server` (an SDK Server serves one transport) over the shared bridge.
- * Host-header checking guards against DNS rebinding, since a browser page could otherwise reach a
- * localhost server that runs tools.
+ * `pincer serve --http PORT | --socket PATH`: Streamable HTTP at `/mcp`. Every request passes
+ * the guard (Host, Origin, bearer token, method, content type) before anything is allocated; only
+ * a well-formed initialize, within the session cap, gets a transport and an MCP server, and a
+ * session whose initialize did not reach its client is closed at once. Each session is one
+ * client with its own run (see client-runs.ts), closed when idle.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer, type McpServerOptions } from './mcp-server.js';
-import type { ToolBridge } from './tool-bridge.js';
+import type { CliLogger } from '../logger.js';
+import { checkRequest, type Rejection } from './http-guard.js';
+import { boundPort, LOOPBACK, listen, removeSocket, type ListenTarget } from './http-listen.js';
+import { HttpSessions } from './http-sessions.js';
+import { readJsonBody } from './http-body.js';
 
 export const MCP_HTTP_PATH = '/mcp';
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface HttpServeOptions {
+  listen: ListenTarget;
+  /** Required bearer token; undefined only under `--no-auth`. */
+  token?: string;
+  /** Browser origins allowed besides none (requests without Origin are not from a page). */
+  allowedOrigins: readonly string[];
+  maxSessions: number;
+  idleMs: number;
+  logger: CliLogger;
+}
+
+/** One client's server, with the kernel session key its calls run under. */
+export interface ClientServer {
+  server: Server;
+  runKey: string;
+}
 
 export interface HttpEndpoint {
+  /** `http://127.0.0.1:PORT/mcp` or `unix:PATH` (path `/mcp`). */
   url: string;
+  /** Live sessions, for tests and logs. */
+  sessions(): number;
   close(): Promise<void>;
 }
 
-export async function serveHttp(bridge: ToolBridge, port: number, options: McpServerOptions): Promise<HttpEndpoint> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const host = '127.0.0.1';
+export async function serveHttp(openClient: () => ClientServer, options: HttpServeOptions): Promise<HttpEndpoint> {
+  const sessions = new HttpSessions(options.maxSessions, options.idleMs, options.logger);
+  const origins = options.allowedOrigins.map((o) => o.toLowerCase());
+  let hosts: string[] | undefined;
 
-  const http: HttpServer = createServer((req, res) => {
+  const http = createServer((req, res) => {
     handle(req, res).catch((cause: Error) => {
       options.logger.error(`http ${req.method} ${req.url}: ${cause.message}`);
-      if (!res.headersSent) reply(res, 500, -32603, 'Internal error');
+      if (!res.headersSent) reply(res, { status: 500, code: -32603, message: 'Internal error' });
     });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_HTTP_PATH) return reply(res, 404, -32000, `Not found: use ${MCP_HTTP_PATH}`);
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_HTTP_PATH) return reply(res, { status: 404, code: -32000, message: `Not found: use ${MCP_HTTP_PATH}` });
+    const rejection = checkRequest(req, { hosts, origins, token: options.token });
+    if (rejection) return reply(res, rejection);
     const sessionId = req.headers['mcp-session-id'];
-    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (existing) return existing.handleRequest(req, res);
-    if (sessionId) return reply(res, 404, -32001, 'Session not found');
-    if (req.method !== 'POST') return reply(res, 400, -32000, 'No session: send an initialize request first');
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (!session) return reply(res, { status: 404, code: -32001, message: 'Session not found: it expired or was closed; send a new initialize' });
+      // A call in flight keeps its session; an open notification stream (GET) does not, or a vanished client would hold it forever.
+      if (req.method === 'POST') sessions.track(session, res);
+      else session.lastActive = Date.now();
+      return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return reply(res, { status: 400, code: -32000, message: 'Bad Request: no Mcp-Session-Id; send an initialize request first' });
+    const body = await readJsonBody(req);
+    if (!body.ok) return reply(res, body.rejection);
+    if (!isInitializeRequest(body.value)) return reply(res, { status: 400, code: -32600, message: 'Invalid Request: without a session the only request accepted is one initialize' });
+    if (!sessions.reserve()) {
+      return reply(res, { status: 503, code: -32000, message: `Too many sessions: ${sessions.max} are open; close one (DELETE) or wait for idle ones to expire`, headers: { 'retry-after': '30' } });
+    }
+    try {
+      await initialize(req, res, body.value);
+    } finally {
+      sessions.release();
+    }
+  }
 
-    const body = await readJson(req);
-    if (!isInitializeRequest(body)) return reply(res, 400, -32000, 'No session: send an initialize request first');
-    const allowed = [`${host}:${port}`, `localhost:${port}`, `${host}:${address().port}`, `localhost:${address().port}`];
-    const transport = new StreamableHTTPServerTransport({
+  async function initialize(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const client = openClient();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
-      onsessioninitialized: (id) => void sessions.set(id, transport),
-      enableDnsRebindingProtection: true,
-      allowedHosts: allowed,
+      onsessioninitialized: (id: string): void => sessions.add(id, transport, client.runKey),
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) sessions.remove(transport.sessionId, 'closed');
     };
-    await createMcpServer(bridge, options).connect(transport);
+    // An initialize that failed, or whose answer (with the session id) never reached the client, leaves nothing behind.
+    res.once('close', () => {
+      if (!res.writableFinished || client.server.getClientVersion() === undefined) void transport.close().catch(() => undefined);
+    });
+    await client.server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
 
-  const address = () => http.address() as AddressInfo;
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(port, host, () => resolve());
-  });
+  const address = await listen(http, options.listen);
+  const port = boundPort(http);
+  if (port !== undefined) hosts = [`${LOOPBACK}:${port}`, `localhost:${port}`];
   return {
-    url: `http://${host}:${address().port}${MCP_HTTP_PATH}`,
+    url: port === undefined ? address : `${address}${MCP_HTTP_PATH}`,
+    sessions: () => sessions.size,
     async close() {
-      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
+      await sessions.closeAll();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
+      removeSocket(options.listen);
     },
   };
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error(`request body over ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-function reply(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+function reply(res: ServerResponse, rejection: Rejection): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: rejection.code, message: rejection.message }, id: null });
+  res.writeHead(rejection.status, { 'content-type': 'application/json', ...rejection.headers }).end(body);
 }

@@ -1,15 +1,15 @@
 /**
- * One MCP server session over the bridge's tool set. The low-level `Server` is used (not
- * `McpServer`) because our tools carry arbitrary JSON Schemas, not zod shapes: `tools/list` passes
- * them through as they were normalized, and `tools/call` goes to `toolSet.execute`, i.e. through
- * the gate, hooks and sandbox, exactly like a model's call inside a host.
+ * One MCP server session over the bridge's tool set (one client's run; closing the server closes
+ * the bridge). The low-level `Server` is used (not `McpServer`) because our tools carry arbitrary
+ * JSON Schemas, not zod shapes: `tools/list` passes them through as they were normalized, and
+ * `tools/call` goes to `toolSet.execute`, i.e. through the gate, hooks and sandbox, exactly like
+ * a model's call inside a host.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createColors } from '../format/color.js';
-import { formatExplanation } from '../format/explain.js';
+import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describeRun } from '../format/tools-report.js';
 import type { CliLogger } from '../logger.js';
+import { CallToolRequestChecked, type CheckedCallParams } from './call-request.js';
 import { errorResult, toMcpResult, toMcpTool } from './mcp-result.js';
 import type { ToolBridge } from './tool-bridge.js';
 
@@ -17,8 +17,6 @@ export interface McpServerOptions {
   version: string;
   logger: CliLogger;
 }
-
-const plain = createColors(false);
 
 export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): Server {
   const server = new Server(
@@ -33,19 +31,14 @@ export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): 
     tools: bridge.toolSet.tools.map(toMcpTool),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const { name, arguments: args } = request.params;
+  server.setRequestHandler(CallToolRequestChecked, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params as CheckedCallParams;
     const toolSet = bridge.toolSet;
-    const explanation = toolSet.explain(name);
-    if (!explanation.present) {
-      // The same story `pincer explain` tells, so the model (and its operator) learn which rule to change.
-      options.logger.info(`tools/call ${name}: not available`);
-      return errorResult(formatExplanation(explanation, toolSet, describeRun(bridge.run, toolSet), plain));
-    }
     const started = performance.now();
     try {
+      // Every outcome (a denied or unknown tool too) is the library's result, worded as in every door.
       const result = await toolSet.execute(name, args ?? {}, { signal: extra.signal, toolCallId: `mcp-${String(extra.requestId)}` });
-      options.logger.debug(`tools/call ${name}: ${result.isError ? 'error' : 'ok'} in ${(performance.now() - started).toFixed(1)} ms`);
+      options.logger.debug(`tools/call ${name}: ${result.outcome}${result.code ? ` (${result.code})` : ''} in ${(performance.now() - started).toFixed(1)} ms`);
       return toMcpResult(result);
     } catch (cause) {
       // A thrown error (plugin crash, timeout, cancellation) is still a tool-level failure for MCP.
@@ -61,10 +54,10 @@ export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): 
     if (!server.transport) return;
     server.sendToolListChanged().catch((cause: Error) => options.logger.warn(`list_changed not sent: ${cause.message}`));
   });
-  const previousOnClose = server.onclose;
+  // The server owns its bridge: a closed client session leaves no kernel subscription behind.
   server.onclose = () => {
     unsubscribe();
-    previousOnClose?.();
+    bridge.close();
   };
   return server;
 }

@@ -1,34 +1,95 @@
 /**
- * The life of `pincer serve`: start the kernel, expose the bridge over stdio or HTTP, wait for the
- * client to go away (stdin EOF) or a signal, then close the transport and stop every plugin.
+ * The life of `pincer serve`: start the kernel, check the run (agent, workspace), expose one MCP
+ * server per client over stdio or HTTP, wait for the client to go away (stdin EOF) or a signal,
+ * then close the transport and stop every plugin. Nothing is left running when startup fails.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { describeSource } from '../config-source.js';
-import type { CliContext } from '../context.js';
-import { describeRun } from '../format/tools-report.js';
+import { err, type CliContext } from '../context.js';
+import { describeSandbox } from '../format/tools-report.js';
 import type { RunContext } from '../kernel.js';
-import { openKernel } from '../kernel-session.js';
-import { createStderrLogger } from '../logger.js';
-import { serveHttp } from './http.js';
+import { openKernel, type KernelSession, type OpenOptions } from '../kernel-session.js';
+import { createStderrLogger, type CliLogger } from '../logger.js';
+import { ClientRuns, describeClientRun } from './client-runs.js';
+import { serveHttp, type ClientServer } from './http.js';
+import type { ListenTarget } from './http-listen.js';
+import { generateToken, loadOrCreateTokenFile } from './http-token.js';
 import { createMcpServer } from './mcp-server.js';
 import { ToolBridge } from './tool-bridge.js';
 
+export interface HttpSettings {
+  listen: ListenTarget;
+  /** Keep the token in this file (created 0600, reused) instead of printing it. */
+  tokenFile?: string;
+  noAuth: boolean;
+  allowedOrigins: string[];
+  maxSessions: number;
+  idleMs: number;
+}
+
 export interface ServeOptions {
   run: RunContext;
-  configFlag?: string;
-  /** Streamable HTTP on 127.0.0.1:port; stdio when absent. */
-  port?: number;
+  open: OpenOptions;
+  /** Streamable HTTP (TCP or Unix socket); stdio when absent. */
+  http?: HttpSettings;
 }
 
 export async function startServe(ctx: CliContext, options: ServeOptions): Promise<number> {
-  const stdio = options.port === undefined;
-  if (stdio) guardStdout();
+  if (!options.http) guardStdout();
+  const stopped = stopSignal(!options.http);
   const logger = createStderrLogger(ctx, 'info');
-  const { kernel, source } = await openKernel(ctx, { configFlag: options.configFlag, logLevel: 'warn' });
-  const bridge = new ToolBridge(kernel, options.run, logger);
-  const serverOptions = { version: ctx.version, logger };
+  const session = await openKernel(ctx, { ...options.open, logLevel: 'warn' });
+  let closeTransport: () => Promise<void>;
+  try {
+    closeTransport = await expose(ctx, session, options, logger);
+  } catch (cause) {
+    await session.kernel.stop().catch(() => undefined);
+    throw cause;
+  }
 
-  const stopped = new Promise<string>((resolve) => {
+  const reason = await stopped;
+  logger.info(`pincer serve: stopping (${reason})`);
+  await closeTransport().catch(() => undefined);
+  // Stopping the kernel stops every plugin process group: nothing outlives `pincer serve`.
+  await session.kernel.stop().catch((cause: Error) => logger.error(`kernel stop failed: ${cause.message}`));
+  // A paused stdin pipe still holds the event loop open after a signal; release it so we exit.
+  if (!options.http) process.stdin.destroy();
+  return 0;
+}
+
+async function expose(ctx: CliContext, session: KernelSession, options: ServeOptions, logger: CliLogger): Promise<() => Promise<void>> {
+  const runs = new ClientRuns(ctx, session, options.run);
+  const serverOptions = { version: ctx.version, logger };
+  const openClient = (run: RunContext): ClientServer & { bridge: ToolBridge } => {
+    const bridge = new ToolBridge(session.kernel, run, logger);
+    return { server: createMcpServer(bridge, serverOptions), runKey: bridge.toolSet.run?.sessionKey ?? run.sessionKey ?? 'main', bridge };
+  };
+  const config = `config ${describeSource(session.source)}`;
+
+  if (!options.http) {
+    const client = openClient(runs.next());
+    await client.server.connect(new StdioServerTransport());
+    const toolSet = client.bridge.toolSet;
+    logger.info(`pincer serve: ${describeClientRun(toolSet, runs.describeSession(client.bridge.run, true), describeSandbox(toolSet.sandbox))} · ${config} · on stdio`);
+    return () => client.server.close();
+  }
+
+  const http = options.http;
+  const kept = http.tokenFile === undefined ? undefined : loadOrCreateTokenFile(http.tokenFile);
+  const token = http.noAuth ? undefined : (kept?.token ?? generateToken());
+  const endpoint = await serveHttp(() => openClient(runs.next()), { ...http, token, logger });
+  // What a client would get, from a run like the ones clients get (a fresh per-client key decides the sandbox the same way).
+  const sample = session.kernel.assembleTools(runs.next());
+  logger.info(`pincer serve: ${describeClientRun(sample, runs.describeSession(options.run, false), describeSandbox(sample.sandbox))} · ${config} · at ${endpoint.url}`);
+  // Written to stderr directly, whatever PINCER_LOG says: without these lines nobody can connect, or knows it is open.
+  if (http.noAuth) err(ctx, ctx.errColors.red('WARNING: --no-auth: no bearer token is required. Any process on this machine that can reach the endpoint can run these tools.'));
+  else if (kept) err(ctx, `Bearer token: ${kept.created ? 'created in' : 'read from'} ${http.tokenFile} (send it as "Authorization: Bearer <token>")`);
+  else err(ctx, `Bearer token (shown once; use --token-file F to keep it in a file instead): Authorization: Bearer ${token}`);
+  return () => endpoint.close();
+}
+
+function stopSignal(stdio: boolean): Promise<string> {
+  return new Promise<string>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
     if (stdio) {
@@ -37,30 +98,6 @@ export async function startServe(ctx: CliContext, options: ServeOptions): Promis
       process.stdin.once('close', () => resolve('stdin closed'));
     }
   });
-
-  let closeTransport: () => Promise<void>;
-  const count = bridge.toolSet.tools.length;
-  const what = `${count} tool${count === 1 ? '' : 's'} for ${describeRun(options.run, bridge.toolSet)}`;
-  if (stdio) {
-    const server = createMcpServer(bridge, serverOptions);
-    await server.connect(new StdioServerTransport());
-    closeTransport = () => server.close();
-    logger.info(`pincer serve: ${what} on stdio (config: ${describeSource(source)})`);
-  } else {
-    const endpoint = await serveHttp(bridge, options.port ?? 0, serverOptions);
-    closeTransport = () => endpoint.close();
-    logger.info(`pincer serve: ${what} at ${endpoint.url} (config: ${describeSource(source)})`);
-  }
-
-  const reason = await stopped;
-  logger.info(`pincer serve: stopping (${reason})`);
-  bridge.close();
-  await closeTransport().catch(() => undefined);
-  // Stopping the kernel stops every plugin process group: nothing outlives `pincer serve`.
-  await kernel.stop().catch((cause: Error) => logger.error(`kernel stop failed: ${cause.message}`));
-  // A paused stdin pipe still holds the event loop open after a signal; release it so we exit.
-  if (stdio) process.stdin.destroy();
-  return 0;
 }
 
 /** Stdout is the MCP channel: any stray console.log from in-process code must not corrupt it. */

@@ -1,7 +1,7 @@
 /**
- * The one tool set `pincer serve` exposes, kept current. Assembly is pure and cheap, so on every
- * kernel `toolsChanged` (plugin restart, list-changed, config reload) the bridge re-assembles for
- * the same run; when what a client would see changed, each connected MCP session is told to send
+ * The tool set of one `pincer serve` client's run, kept current. Assembly is pure and cheap, so
+ * on every kernel `toolsChanged` (plugin restart or failure, list-changed) the bridge re-assembles
+ * for the same run; when what the client would see changed, its MCP server is told to send
  * `notifications/tools/list_changed`. The kernel signals every plugin state change (a lazy plugin
  * starting fires several), so unchanged lists are not announced: clients re-list on each notice.
  */
@@ -28,7 +28,7 @@ export class ToolBridge {
     return this.#toolSet;
   }
 
-  /** Re-assembles; keeps the previous set if assembly throws, so a bad reload cannot empty the server. */
+  /** Re-assembles; keeps the previous set if assembly throws, so one bad assembly cannot empty the server. */
   refresh(): void {
     const before = names(this.#toolSet);
     try {

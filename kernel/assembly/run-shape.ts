@@ -4,7 +4,8 @@
  * and senders match config keys trimmed and case-insensitively.
  */
 import { resolve } from 'node:path';
-import type { AgentConfig, PincerConfig, SandboxConfig, SandboxMode } from '../config/schema.js';
+import type { AgentConfig, PincerConfig, SandboxMode } from '../config/schema.js';
+import { resolveAgentSandbox } from '../config/sandbox-merge.js';
 import { findById, isSessionSandboxed, resolveModelRef, resolveRunSessionKey } from '../policy/index.js';
 import type { RunContext } from '../policy/index.js';
 import { normalizeBackendId } from '../workspace/backends.js';
@@ -29,10 +30,6 @@ export interface ResolvedRun extends RunContext {
 export function defaultAgentId(config: PincerConfig): string {
   const list = config.agents?.list ?? [];
   return (list.find((agent) => agent.default) ?? list[0])?.id ?? 'main';
-}
-
-function mergedSandbox(config: PincerConfig, agent: AgentConfig | undefined): SandboxConfig {
-  return { ...config.agents?.defaults?.sandbox, ...agent?.sandbox };
 }
 
 function workspaceOf(config: PincerConfig, agent: AgentConfig | undefined, cwd: string): string {
@@ -74,7 +71,7 @@ export function createRunResolver(config: PincerConfig, options: RunResolverOpti
     const { provider, model } = resolveModelRef(run.provider, run.model);
     const sessionCtx = { agentId, mainKey: config.session?.mainKey, scope: config.session?.scope };
     const sessionKey = resolveRunSessionKey(run, sessionCtx);
-    const sandbox = mergedSandbox(config, agent);
+    const sandbox = resolveAgentSandbox(config, agent);
     const mode = sandbox.mode ?? 'off';
     const sandboxed = isSessionSandboxed(mode, sessionKey, sessionCtx);
     const backend = sandboxed ? (sandbox.backend ?? 'docker') : 'local';

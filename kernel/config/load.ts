@@ -1,7 +1,8 @@
 /**
  * Config discovery and loading: an explicit path, else `$PINCER_CONFIG`, else
- * `./pincer.config.json`, else the embedded default. Relative plugin modules, manifests
- * and workspaces resolve against the config file's directory, not the process's.
+ * `./pincer.config.json`, else the embedded default. Relative plugin modules, manifests,
+ * working directories, commands and workspaces resolve against the config file's directory,
+ * not the process's.
  */
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
@@ -23,11 +24,17 @@ function resolveFrom(base: string, path: string | undefined): string | undefined
   return path === undefined || isAbsolute(path) ? path : resolve(base, path);
 }
 
-/** Rebase relative paths of a loaded config onto its own directory. */
+/**
+ * Rebase relative paths of a loaded config onto its own directory. A `command` plugin runs in
+ * that directory (or its `cwd`, rebased), so the relative paths of its argv resolve there too.
+ */
 export function rebaseConfigPaths(config: PincerConfig, base: string): PincerConfig {
   return {
     ...config,
-    plugins: config.plugins?.map((plugin) => ({ ...plugin, module: resolveFrom(base, plugin.module), manifest: resolveFrom(base, plugin.manifest) })),
+    plugins: config.plugins?.map((plugin) => {
+      const cwd = resolveFrom(base, plugin.cwd) ?? (plugin.command ? base : undefined);
+      return { ...plugin, module: resolveFrom(base, plugin.module), manifest: resolveFrom(base, plugin.manifest), ...(cwd ? { cwd } : {}) };
+    }),
     agents: config.agents && {
       ...config.agents,
       defaults: config.agents.defaults && { ...config.agents.defaults, workspace: resolveFrom(base, config.agents.defaults.workspace) },

@@ -32,13 +32,30 @@ function errnoOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** Plain words for errno codes; a Node message would show host paths (or /proc/self/fd names). */
+const ERRNO_TEXT: Readonly<Record<string, string>> = {
+  EEXIST: 'something already exists at this path',
+  ENOTEMPTY: 'the directory is not empty',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'the file system is read-only',
+  EXDEV: 'source and destination are on different file systems',
+  EMLINK: 'too many links',
+  EBUSY: 'the path is in use (a mount point?)',
+  EINVAL: 'invalid operation (e.g. moving a directory into itself)',
+  ETXTBSY: 'the file is a running program',
+};
+
 /**
  * Translate a Node fs error into a WorkspaceError naming the workspace path.
  * WorkspaceErrors pass through untouched so guards deeper down keep their code.
  */
 export function toWorkspaceError(error: unknown, path: string, action: string): WorkspaceError {
   if (error instanceof WorkspaceError) return error;
-  switch (errnoOf(error)) {
+  const code = errnoOf(error);
+  switch (code) {
     case 'ENOENT':
       return new WorkspaceError('NOT_FOUND', `Cannot ${action}: no such file or directory: ${path}`, { path, cause: error });
     case 'ENOTDIR':
@@ -46,10 +63,12 @@ export function toWorkspaceError(error: unknown, path: string, action: string): 
     case 'EISDIR':
       return new WorkspaceError('NOT_A_FILE', `Cannot ${action}: ${path} is a directory`, { path, cause: error });
     case 'ELOOP':
-      // O_NOFOLLOW met a symlink that appeared after the path was checked: a swap.
-      return new WorkspaceError('PATH_OUTSIDE_MOUNT', `Cannot ${action}: ${path} changed into a symbolic link while being opened`, { path, cause: error });
+      // O_NOFOLLOW met a symlink where the check saw none: something was swapped in.
+      return new WorkspaceError('PATH_NOT_ADMITTED', `Cannot ${action}: ${path} changed into a symbolic link between the check and the operation`, { path, cause: error });
+    case 'ENAMETOOLONG':
+      return new WorkspaceError('PATH_NOT_ADMITTED', `Cannot ${action}: a name in ${path} is longer than the file system allows`, { path, cause: error });
     default: {
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = code !== undefined ? (ERRNO_TEXT[code] ?? code) : error instanceof Error ? error.message : String(error);
       return new WorkspaceError('IO_ERROR', `Cannot ${action} ${path}: ${detail}`, { path, cause: error });
     }
   }

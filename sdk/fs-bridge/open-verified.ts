@@ -1,6 +1,7 @@
 import fs, { type FileHandle } from 'node:fs/promises';
 import { constants, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { WorkspaceError, toWorkspaceError } from './errors.js';
+import { changedError } from './held-directory.js';
 import type { GuardedPath, PathGuard } from './path-guard.js';
 
 /**
@@ -36,22 +37,18 @@ export async function openVerified(guard: PathGuard, guarded: GuardedPath, flags
   try {
     const real = await realPathOfFd(handle);
     if (real !== null) {
-      if (real !== guarded.hostPath || (await guard.mountOfHostPath(real)) === null) throw swapped(guarded);
+      if (real !== guarded.hostPath || (await guard.mountOfHostPath(real)) === null) throw changedError(guarded.input);
     } else {
       const opened = await handle.stat();
       const named = statSync(guarded.hostPath);
       const realNow = realpathSync.native(guarded.hostPath);
-      if (!sameFile(opened, named) || realNow !== guarded.hostPath) throw swapped(guarded);
+      if (!sameFile(opened, named) || realNow !== guarded.hostPath) throw changedError(guarded.input);
     }
     return handle;
   } catch (error) {
     await handle.close();
     throw toWorkspaceError(error, guarded.input, 'open');
   }
-}
-
-function swapped(guarded: GuardedPath): WorkspaceError {
-  return new WorkspaceError('PATH_OUTSIDE_MOUNT', `Path was replaced between its check and its use; refusing: ${guarded.input}`, { path: guarded.input });
 }
 
 /**

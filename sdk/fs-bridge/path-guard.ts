@@ -3,6 +3,7 @@ import path from 'node:path';
 import { canonicalizeHostPath } from './canonical.js';
 import { WorkspaceError, toWorkspaceError } from './errors.js';
 import { mapWorkspacePath, resolveHostMapping, type PathMapping } from './path-mappings.js';
+import { normalizeProtectedPaths, protectedRelation } from './protected-paths.js';
 
 /** A workspace path that passed every check, with the facts the checks established. */
 export interface GuardedPath {
@@ -16,6 +17,10 @@ export interface GuardedPath {
   canonicalPath: string;
   /** The mount that really holds the target (after the re-lookup). */
   mapping: PathMapping;
+  /** Canonical (pinned) host root of that mount. */
+  hostRoot: string;
+  /** Names from the mount root down to the target, all canonical ([] for the root itself). */
+  segments: string[];
   exists: boolean;
   write: boolean;
   keepFinalSymlink: boolean;
@@ -26,22 +31,28 @@ export interface AdmitOptions {
   write?: boolean;
   /** Resolve only the parent (unlink/rename act on a symlink itself, not on what it names). */
   keepFinalSymlink?: boolean;
+  /** The operation removes or moves the entry: an ancestor of a protected path is protected too. */
+  detaches?: boolean;
 }
 
 /**
  * The path guard of a host-backed bridge. Every admission: lexical mount lookup →
  * canonicalize on the host (realpath of the deepest existing ancestor + missing
  * suffix) → re-lookup the mount of the canonical path against the PINNED canonical
- * host roots → read-only check. `recheck` repeats it right before a mutation so a
+ * host roots → read-only check → protected-path check (on the canonical path, so an
+ * alias of a protected path is caught). `recheck` repeats it right before a mutation so a
  * path swapped in between is caught (TOCTOU).
  */
 export class PathGuard {
   readonly #mappings: readonly PathMapping[];
   readonly #cwd: string | undefined;
-  #pinned: Promise<PathMapping[]> | undefined;
+  #pinned: Promise<{ roots: PathMapping[]; protectedPaths: string[] }> | undefined;
 
+  /** @throws ProtectedPathSyntaxError for a protected path that is not workspace-relative. */
   constructor(mappings: readonly PathMapping[], options: { cwd?: string } = {}) {
-    this.#mappings = [...mappings];
+    this.#mappings = mappings.map((m, i) =>
+      m.protectedPaths === undefined ? m : { ...m, protectedPaths: normalizeProtectedPaths(m.protectedPaths, `mappings[${i}].protectedPaths`) },
+    );
     this.#cwd = options.cwd;
   }
 
@@ -49,12 +60,28 @@ export class PathGuard {
     return this.#mappings;
   }
 
-  /** Host roots canonicalized once; later symlink games on a root itself cannot move the mount. */
-  #pinnedRoots(): Promise<PathMapping[]> {
-    this.#pinned ??= Promise.all(
-      this.#mappings.map(async (m) => ({ ...m, hostRoot: (await canonicalizeHostPath(m.hostRoot)).canonical })),
-    );
+  /**
+   * Host roots canonicalized once; later symlink games on a root itself cannot move the
+   * mount. Protected paths become absolute host paths, as written and canonicalized.
+   */
+  #pins(): Promise<{ roots: PathMapping[]; protectedPaths: string[] }> {
+    this.#pinned ??= (async () => {
+      const roots = await Promise.all(this.#mappings.map(async (m) => ({ ...m, hostRoot: (await canonicalizeHostPath(m.hostRoot)).canonical })));
+      const protectedPaths = new Set<string>();
+      for (const root of roots) {
+        for (const p of root.protectedPaths ?? []) {
+          const written = path.join(root.hostRoot, p);
+          protectedPaths.add(written);
+          protectedPaths.add(await canonicalizeHostPath(written).then((c) => c.canonical, () => written));
+        }
+      }
+      return { roots, protectedPaths: [...protectedPaths] };
+    })();
     return this.#pinned;
+  }
+
+  #pinnedRoots(): Promise<PathMapping[]> {
+    return this.#pins().then((pins) => pins.roots);
   }
 
   async admit(input: string, options: AdmitOptions = {}): Promise<GuardedPath> {
@@ -80,12 +107,22 @@ export class PathGuard {
     if (write && (mapping.readOnly === true || mapped.mapping.readOnly === true)) {
       throw new WorkspaceError('READ_ONLY_MOUNT', `Path is on a read-only mount (${mapping.containerRoot}); cannot write: ${input}`, { path: input });
     }
+    const segments = found.relative === '' ? [] : found.relative.split(path.sep);
+    if (write) {
+      const relation = protectedRelation((await this.#pins()).protectedPaths, resolved.canonical);
+      if (relation === 'inside' || (relation === 'ancestor' && options.detaches === true)) {
+        const alias = found.containerPath === mapped.containerPath ? '' : ` (it resolves to ${found.containerPath})`;
+        throw new WorkspaceError('PROTECTED_PATH', `Path is protected; tools cannot change it: ${input}${alias}`, { path: input });
+      }
+    }
     return {
       input,
       containerPath: mapped.containerPath,
       hostPath: resolved.canonical,
       canonicalPath: found.containerPath,
       mapping,
+      hostRoot: found.mapping.hostRoot,
+      segments,
       exists: resolved.exists,
       write,
       keepFinalSymlink,

@@ -1,4 +1,5 @@
 import { WorkspaceError } from './errors.js';
+import { pathSyntaxProblem } from './path-limits.js';
 import { hasParentSegment, joinInRoot, normalizeIn, pathApiOf, relativeInsideRoot, rootSyntaxOf } from './path-syntax.js';
 
 /**
@@ -11,6 +12,11 @@ export interface PathMapping {
   containerRoot: string;
   /** Writes through this mapping fail with READ_ONLY_MOUNT. */
   readOnly?: boolean;
+  /**
+   * Mount-relative POSIX paths no mutation may touch, at or below them (and no remove or
+   * move of an ancestor), judged on the canonical path; refused with PROTECTED_PATH.
+   */
+  protectedPaths?: readonly string[];
 }
 
 export interface MappedPath {
@@ -86,9 +92,8 @@ export function mapWorkspacePath(
   input: string,
   options: MapWorkspacePathOptions = {},
 ): MappedPath {
-  if (input.includes('\0')) {
-    throw new WorkspaceError('PATH_NOT_ADMITTED', 'Path contains a NUL byte', { path: input });
-  }
+  const problem = pathSyntaxProblem(input);
+  if (problem !== null) throw new WorkspaceError('PATH_NOT_ADMITTED', problem, { path: input });
   const primary = mappings[0];
   if (primary === undefined) {
     throw new WorkspaceError('PATH_NOT_ADMITTED', `No path is admitted: this sandbox has no path mappings: ${input}`, { path: input });

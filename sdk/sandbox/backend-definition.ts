@@ -4,19 +4,35 @@ import { WORKSPACE_ERROR_CODES } from '../../protocol/v1/workspace-types.js';
 import { ProtocolErrorCodes } from '../../protocol/v1/errors.js';
 import { CancelledError, PluginError, WorkspaceError } from '../plugin-api.js';
 import type { HandlerContext, SandboxBackendDefinition } from '../plugin-api.js';
-import { SandboxError } from './errors.js';
+import { SandboxError, isSandboxError } from './errors.js';
+import { RunTable } from './runs/run-table.js';
+import { asRunCapable, runOperations } from './runs/run-operations.js';
 
 /** A prepared session's workspace as a backend keeps it. */
 export interface OpenedWorkspace {
   workspace: WorkspaceService;
   workdir: string;
   reused?: boolean;
+  /** Called on every operation of the session, so "last used" follows real use (prune). */
+  onUse?(): void;
   close?(): Promise<void>;
 }
 
 export interface WorkspaceBackendSpec {
   id: string;
   open(params: SandboxPrepareParams, ctx: HandlerContext): Promise<OpenedWorkspace>;
+  /**
+   * After an operation fails with SANDBOX_GONE (the container died or was replaced), the next
+   * operation of that session opens it again with the prepare params (docker: a verified
+   * container, started or recreated) instead of failing for the rest of the session.
+   */
+  reopenWhenGone?: boolean;
+}
+
+interface Session {
+  opening: Promise<OpenedWorkspace>;
+  reopen(): Promise<OpenedWorkspace>;
+  gone?: boolean;
 }
 
 const WORKSPACE_CODES = new Set<string>(WORKSPACE_ERROR_CODES);
@@ -29,6 +45,12 @@ const WORKSPACE_CODES = new Set<string>(WORKSPACE_ERROR_CODES);
 export function toWireError(error: unknown): unknown {
   if (!(error instanceof SandboxError)) return error;
   if (error.code === 'CANCELLED') return new CancelledError(error.message);
+  if (error.code === 'SECURITY_VIOLATION') {
+    // The caller is a tool, so maybe a model: it gets the refusal, never how to lift it (the operator's
+    // `pincer config check` / `sandbox check` show the fix).
+    const summary = typeof error.data?.summary === 'string' ? error.data.summary : 'Sandbox security: this session\'s sandbox configuration was refused.';
+    return new WorkspaceError('SECURITY_VIOLATION', `${summary} The operator must change the sandbox configuration (pincer config check shows how).`, { cause: error });
+  }
   if (WORKSPACE_CODES.has(error.code)) {
     return new WorkspaceError(error.code as (typeof WORKSPACE_ERROR_CODES)[number], error.message, { path: error.data?.path as string | undefined, cause: error });
   }
@@ -41,36 +63,52 @@ export function toWireError(error: unknown): unknown {
  * stay thin wrappers around this.
  */
 export function defineWorkspaceBackend(spec: WorkspaceBackendSpec): SandboxBackendDefinition {
-  const sessions = new Map<string, Promise<OpenedWorkspace>>();
+  const sessions = new Map<string, Session>();
   const get = async (session: string): Promise<WorkspaceService> => {
-    const opened = sessions.get(session);
-    if (!opened) throw new WorkspaceError('PATH_NOT_ADMITTED', `No sandbox prepared for session "${session}" on backend "${spec.id}"; the kernel must call sandbox/prepare first.`);
-    return (await opened).workspace;
+    const entry = sessions.get(session);
+    if (!entry) throw new WorkspaceError('PATH_NOT_ADMITTED', `No sandbox prepared for session "${session}" on backend "${spec.id}"; the kernel must call sandbox/prepare first.`);
+    if (entry.gone) {
+      entry.gone = false;
+      entry.opening = entry.reopen();
+    }
+    const ready = await entry.opening.catch((error: unknown) => {
+      if (spec.reopenWhenGone) entry.gone = true; // a failed re-open is tried again by the next call
+      throw error;
+    });
+    ready.onUse?.();
+    return ready.workspace;
   };
-  const wire = <T>(p: Promise<T>) => p.catch((e: unknown) => { throw toWireError(e); });
+  const wire = <T>(p: Promise<T>, session?: string) => p.catch((e: unknown) => {
+    const entry = session === undefined ? undefined : sessions.get(session);
+    if (entry && spec.reopenWhenGone && isSandboxError(e, 'SANDBOX_GONE')) entry.gone = true;
+    throw toWireError(e);
+  });
+  const op = <T>(session: string, run: (w: WorkspaceService) => Promise<T>) => wire(get(session).then(run), session);
+  const runTable = new RunTable(); // one per backend: run limits span its sessions
   return {
     id: spec.id,
     async prepare(params, ctx) {
       const opening = spec.open(params, ctx);
-      sessions.set(params.session, opening);
+      sessions.set(params.session, { opening, reopen: () => spec.open(params, ctx) });
       opening.catch(() => sessions.delete(params.session));
       const opened = await wire(opening);
       return { session: params.session, workdir: opened.workdir, reused: opened.reused };
     },
     async release(session) {
-      const opened = sessions.get(session);
+      const opened = sessions.get(session)?.opening;
       sessions.delete(session);
       await wire((async () => { await (await opened)?.close?.(); })());
     },
     operations: {
-      read: (p, ctx) => wire(get(p.session).then((w) => w.read(p.path, p.options, ctx.signal))),
-      write: (p, ctx) => wire(get(p.session).then((w) => w.write(p.path, p.content, p.options, ctx.signal))),
-      stat: (p, ctx) => wire(get(p.session).then((w) => w.stat(p.path, ctx.signal))),
-      readDirectory: (p, ctx) => wire(get(p.session).then((w) => w.readDirectory(p.path, ctx.signal))),
-      mkdir: (p, ctx) => wire(get(p.session).then((w) => w.mkdir(p.path, p.options, ctx.signal)).then(() => null)),
-      remove: (p, ctx) => wire(get(p.session).then((w) => w.remove(p.path, p.options, ctx.signal)).then(() => null)),
-      rename: (p, ctx) => wire(get(p.session).then((w) => w.rename(p.from, p.to, ctx.signal)).then(() => null)),
-      exec: (p, ctx) => wire(get(p.session).then((w) => w.exec(p.command, p.options, ctx.signal))),
+      read: (p, ctx) => op(p.session, (w) => w.read(p.path, p.options, ctx.signal)),
+      write: (p, ctx) => op(p.session, (w) => w.write(p.path, p.content, p.options, ctx.signal)),
+      stat: (p, ctx) => op(p.session, (w) => w.stat(p.path, ctx.signal)),
+      readDirectory: (p, ctx) => op(p.session, (w) => w.readDirectory(p.path, ctx.signal)),
+      mkdir: (p, ctx) => op(p.session, (w) => w.mkdir(p.path, p.options, ctx.signal).then(() => null)),
+      remove: (p, ctx) => op(p.session, (w) => w.remove(p.path, p.options, ctx.signal).then(() => null)),
+      rename: (p, ctx) => op(p.session, (w) => w.rename(p.from, p.to, ctx.signal).then(() => null)),
+      exec: (p, ctx) => op(p.session, (w) => w.exec(p.command, p.options, ctx.signal)),
+      ...runOperations(runTable, async (session) => asRunCapable(await get(session))),
     },
   };
 }

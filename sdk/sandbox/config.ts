@@ -1,115 +1,99 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { mergeSandboxLayers } from '../policy/sandbox-merge.js';
+import {
+  DockerBackendSettingsSchema,
+  SandboxSettingsSchema,
+  type DockerBackendSettings,
+  type DockerSettings,
+  type SandboxModeSchema,
+  type SandboxScopeSchema,
+  type SandboxSettings,
+  type WorkspaceAccessSchema,
+} from './config-schema.js';
 import {
   DEFAULT_CONTAINER_PREFIX,
+  DEFAULT_DEPLOYMENT_ID,
   DEFAULT_PRUNE_IDLE_HOURS,
   DEFAULT_PRUNE_MAX_AGE_DAYS,
   DEFAULT_SANDBOX_ENV,
   DEFAULT_SANDBOX_IMAGE,
+  DEFAULT_SANDBOX_MEMORY,
+  DEFAULT_SANDBOX_PIDS_LIMIT,
   DEFAULT_SANDBOX_TMPFS,
   SANDBOX_WORKSPACE_MOUNT,
 } from './constants.js';
+import { SandboxError } from './errors.js';
 
-/**
- * Operator-facing sandbox configuration (`agents.defaults.sandbox`, `agents.list[].sandbox`).
- * Schemas first; the resolved types below have every default filled in.
- */
-export const SandboxModeSchema = z.enum(['off', 'non-main', 'all']);
-export const SandboxScopeSchema = z.enum(['session', 'agent', 'shared']);
-export const WorkspaceAccessSchema = z.enum(['none', 'ro', 'rw']);
+export {
+  DockerSettingsSchema, SandboxSettingsSchema, DockerBackendSettingsSchema, PruneSettingsSchema, SandboxModeSchema, SandboxScopeSchema,
+  WorkspaceAccessSchema, DANGEROUS_DOCKER_FLAGS, type DangerousDockerFlag, type DockerSettings, type SandboxSettings, type DockerBackendSettings,
+} from './config-schema.js';
 
-export const DockerSettingsSchema = z.object({
-  image: z.string().min(1).optional(),
-  containerPrefix: z.string().optional(),
-  workdir: z.string().startsWith('/').optional(),
-  readOnlyRoot: z.boolean().optional(),
-  tmpfs: z.array(z.string()).optional(),
-  network: z.string().optional(),
-  user: z.string().optional(),
-  capDrop: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  setupCommand: z.string().optional(),
-  pidsLimit: z.number().int().optional(),
-  memory: z.union([z.string(), z.number()]).optional(),
-  memorySwap: z.union([z.string(), z.number()]).optional(),
-  cpus: z.number().optional(),
-  ulimits: z.record(z.string(), z.union([z.number(), z.object({ soft: z.number(), hard: z.number() })])).optional(),
-  seccompProfile: z.string().optional(),
-  apparmorProfile: z.string().optional(),
-  dns: z.array(z.string()).optional(),
-  extraHosts: z.array(z.string()).optional(),
-  binds: z.array(z.string()).optional(),
-  dangerouslyAllowReservedContainerTargets: z.boolean().optional(),
-  dangerouslyAllowExternalBindSources: z.boolean().optional(),
-  dangerouslyAllowContainerNamespaceJoin: z.boolean().optional(),
-});
-export type DockerSettings = z.infer<typeof DockerSettingsSchema>;
-
-export const PruneSettingsSchema = z.object({
-  idleHours: z.number().nonnegative().optional(),
-  maxAgeDays: z.number().nonnegative().optional(),
-});
-
-export const SandboxSettingsSchema = z.object({
-  mode: SandboxModeSchema.optional(),
-  backend: z.string().optional(),
-  scope: SandboxScopeSchema.optional(),
-  /** Legacy: true → `session`, false → `shared`. */
-  perSession: z.boolean().optional(),
-  workspaceAccess: WorkspaceAccessSchema.optional(),
-  workspaceRoot: z.string().optional(),
-  docker: DockerSettingsSchema.optional(),
-  prune: PruneSettingsSchema.optional(),
-});
-export type SandboxSettings = z.infer<typeof SandboxSettingsSchema>;
-
+/** Docker settings with every default filled in. */
 export type ResolvedDockerSettings = DockerSettings &
-  Required<Pick<DockerSettings, 'image' | 'containerPrefix' | 'workdir' | 'readOnlyRoot' | 'tmpfs' | 'network' | 'capDrop' | 'env' | 'binds'>>;
+  Required<Pick<DockerSettings, 'image' | 'containerPrefix' | 'workdir' | 'readOnlyRoot' | 'tmpfs' | 'network' | 'capDrop' | 'env' | 'binds' | 'pidsLimit' | 'memory'>>;
 
 export interface ResolvedSandboxConfig {
   mode: z.infer<typeof SandboxModeSchema>;
   backend: string;
   scope: z.infer<typeof SandboxScopeSchema>;
   workspaceAccess: z.infer<typeof WorkspaceAccessSchema>;
+  /** Which deployment the containers belong to (name and `pincer.deployment` label). */
+  deploymentId: string;
   docker: ResolvedDockerSettings;
   prune: { idleHours: number; maxAgeDays: number };
 }
 
+/** Parses one layer, or throws CONFIG_INVALID naming each bad key (`docker.capdrop: Unrecognized key`). */
+function parseLayer<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => {
+    const keys = 'keys' in i && Array.isArray(i.keys) ? `.${i.keys.join(', .')}` : '';
+    return `${[where, ...i.path].join('.')}${keys}: ${i.message}`;
+  });
+  throw new SandboxError('CONFIG_INVALID', `Invalid sandbox settings: ${problems.join('; ')}`, { data: { issues: problems } });
+}
+
+const legacyScope = (s: SandboxSettings) => (s.perSession === undefined ? undefined : s.perSession ? 'session' : 'shared');
+
 /**
- * Merges global and per-agent settings (SPEC §5.4): agent values win, env is merged,
- * binds are global-then-agent, and per-agent docker/prune overrides are ignored for the
- * `shared` scope because one container then serves every agent.
+ * The effective config of one sandbox: the backend plugin's settings as the base layer, then the
+ * layer the kernel sends (`agents.defaults.sandbox` merged with the agent's, see
+ * kernel/config/sandbox-merge.ts), merged key by key by the one rule in sdk/policy/sandbox-merge.ts,
+ * then the defaults. The kernel has already applied the `shared`-scope rule to its layer.
  */
-export function resolveSandboxConfig(global: SandboxSettings = {}, agent: SandboxSettings = {}): ResolvedSandboxConfig {
-  const g = SandboxSettingsSchema.parse(global);
-  const a = SandboxSettingsSchema.parse(agent);
-  const legacyScope = (s: SandboxSettings) => (s.perSession === undefined ? undefined : s.perSession ? 'session' : 'shared');
+export function resolveSandboxConfig(global: DockerBackendSettings = {}, layer: SandboxSettings = {}): ResolvedSandboxConfig {
+  const g = parseLayer(DockerBackendSettingsSchema, global, 'settings');
+  const a = parseLayer(SandboxSettingsSchema, layer, 'sandbox');
+  const { deploymentId, registryPath: _registry, allowHardLinks: _links, ...base } = g;
+  const merged = mergeSandboxLayers<SandboxSettings>(base, a);
   const scope = a.scope ?? legacyScope(a) ?? g.scope ?? legacyScope(g) ?? 'agent';
-  const agentDocker = scope === 'shared' ? {} : (a.docker ?? {});
-  const agentPrune = scope === 'shared' ? {} : (a.prune ?? {});
-  const gd = g.docker ?? {};
+  const d = merged.docker ?? {};
   const docker: ResolvedDockerSettings = {
-    ...gd,
-    ...agentDocker,
-    image: agentDocker.image ?? gd.image ?? DEFAULT_SANDBOX_IMAGE,
-    containerPrefix: agentDocker.containerPrefix ?? gd.containerPrefix ?? DEFAULT_CONTAINER_PREFIX,
-    workdir: agentDocker.workdir ?? gd.workdir ?? SANDBOX_WORKSPACE_MOUNT,
-    readOnlyRoot: agentDocker.readOnlyRoot ?? gd.readOnlyRoot ?? true,
-    tmpfs: agentDocker.tmpfs ?? gd.tmpfs ?? [...DEFAULT_SANDBOX_TMPFS],
-    network: agentDocker.network ?? gd.network ?? 'none',
-    capDrop: agentDocker.capDrop ?? gd.capDrop ?? ['ALL'],
-    env: { ...DEFAULT_SANDBOX_ENV, ...gd.env, ...agentDocker.env },
-    binds: [...(gd.binds ?? []), ...(agentDocker.binds ?? [])],
+    ...d,
+    image: d.image ?? DEFAULT_SANDBOX_IMAGE,
+    containerPrefix: d.containerPrefix ?? DEFAULT_CONTAINER_PREFIX,
+    workdir: d.workdir ?? SANDBOX_WORKSPACE_MOUNT,
+    readOnlyRoot: d.readOnlyRoot ?? true,
+    tmpfs: d.tmpfs ?? [...DEFAULT_SANDBOX_TMPFS],
+    network: d.network ?? 'none',
+    capDrop: d.capDrop ?? ['ALL'],
+    env: { ...DEFAULT_SANDBOX_ENV, ...d.env },
+    binds: d.binds ?? [],
+    pidsLimit: d.pidsLimit ?? DEFAULT_SANDBOX_PIDS_LIMIT,
+    memory: d.memory ?? DEFAULT_SANDBOX_MEMORY,
   };
   return {
-    mode: a.mode ?? g.mode ?? 'off',
-    backend: (a.backend ?? g.backend ?? 'docker').trim().toLowerCase(),
+    mode: merged.mode ?? 'off',
+    backend: (merged.backend ?? 'docker').trim().toLowerCase(),
     scope,
-    workspaceAccess: a.workspaceAccess ?? g.workspaceAccess ?? 'none',
+    workspaceAccess: merged.workspaceAccess ?? 'none',
+    deploymentId: deploymentId ?? DEFAULT_DEPLOYMENT_ID,
     docker,
     prune: {
-      idleHours: agentPrune.idleHours ?? g.prune?.idleHours ?? DEFAULT_PRUNE_IDLE_HOURS,
-      maxAgeDays: agentPrune.maxAgeDays ?? g.prune?.maxAgeDays ?? DEFAULT_PRUNE_MAX_AGE_DAYS,
+      idleHours: merged.prune?.idleHours ?? DEFAULT_PRUNE_IDLE_HOURS,
+      maxAgeDays: merged.prune?.maxAgeDays ?? DEFAULT_PRUNE_MAX_AGE_DAYS,
     },
   };
 }
-

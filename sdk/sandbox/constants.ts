@@ -10,10 +10,17 @@ export const DEFAULT_SANDBOX_IMAGE = 'pincer-sandbox:bookworm-slim';
 export const DEFAULT_CONTAINER_PREFIX = 'pincer-sbx-';
 export const DEFAULT_SANDBOX_TMPFS: readonly string[] = ['/tmp', '/var/tmp', '/run'];
 export const DEFAULT_SANDBOX_ENV: Readonly<Record<string, string>> = { LANG: 'C.UTF-8' };
+export const DEFAULT_DEPLOYMENT_ID = 'default';
+/** Resource limits the reference lacks: a fork bomb or a runaway build cannot take the host down. */
+export const DEFAULT_SANDBOX_PIDS_LIMIT = 512;
+export const DEFAULT_SANDBOX_MEMORY = '2g';
 export const DEFAULT_PRUNE_IDLE_HOURS = 24;
 export const DEFAULT_PRUNE_MAX_AGE_DAYS = 7;
 
-/** A running container used this recently is kept even when its config hash is stale. */
+/**
+ * A container that no longer matches its plan is never handed out; if a registry saw it used
+ * this recently (by another process of the deployment), it is not removed either.
+ */
 export const HOT_CONTAINER_WINDOW_MS = 5 * 60 * 1000;
 
 /** Docker caps container names at 63 characters for DNS-compatible hostnames. */
@@ -22,6 +29,8 @@ export const MAX_CONTAINER_NAME_LENGTH = 63;
 /** Label names put on every sandbox container; `list`/`prune` find containers by them. */
 export const SANDBOX_LABELS = {
   sandbox: 'pincer.sandbox',
+  /** The owning deployment; `pincer sandbox list|recreate|prune` act only on their own. */
+  deployment: 'pincer.deployment',
   scopeKey: 'pincer.sessionKey',
   scope: 'pincer.scope',
   agentId: 'pincer.agentId',

@@ -1,6 +1,7 @@
 import type { ContainerCreateOptions } from 'dockerode';
 import type { ResolvedDockerSettings } from './config.js';
 import { SANDBOX_LABELS, SANDBOX_MOUNT_FORMAT_VERSION } from './constants.js';
+import { SandboxError } from './errors.js';
 import { toDockerBinds, type SandboxMount } from './mounts.js';
 
 export interface DockerCreateInput {
@@ -12,6 +13,9 @@ export interface DockerCreateInput {
   scopeKey: string;
   agentId: string;
   configHash: string;
+  deploymentId: string;
+  /** The `seccomp=` value: a profile's JSON (the engine API takes content, not a path) or `unconfined`. */
+  seccompOption?: string;
   createdAtMs: number;
   /** Extra labels (tests mark their containers for cleanup). */
   labels?: Record<string, string>;
@@ -22,7 +26,7 @@ export function parseByteSize(value: string | number | undefined): number | unde
   if (value === undefined) return undefined;
   if (typeof value === 'number') return value;
   const m = /^\s*(\d+(?:\.\d+)?)\s*([bkmgt]?)b?\s*$/i.exec(value);
-  if (!m) throw new Error(`Invalid byte size "${value}" (expected e.g. 512m, 2g)`);
+  if (!m) throw new SandboxError('CONFIG_INVALID', `Invalid byte size "${value}" in sandbox.docker (expected a number of bytes or e.g. 512m, 2g)`);
   const unit = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[m[2].toLowerCase() as 'k'];
   return Math.round(Number(m[1]) * unit);
 }
@@ -41,7 +45,7 @@ function ulimits(settings: ResolvedDockerSettings['ulimits']) {
 export function buildDockerCreateParams(input: DockerCreateInput): ContainerCreateOptions {
   const d = input.docker;
   const securityOpt = ['no-new-privileges'];
-  if (d.seccompProfile) securityOpt.push(`seccomp=${d.seccompProfile}`);
+  if (input.seccompOption) securityOpt.push(`seccomp=${input.seccompOption}`);
   if (d.apparmorProfile) securityOpt.push(`apparmor=${d.apparmorProfile}`);
   return {
     name: input.name,
@@ -53,6 +57,7 @@ export function buildDockerCreateParams(input: DockerCreateInput): ContainerCrea
     Labels: {
       ...input.labels,
       [SANDBOX_LABELS.sandbox]: '1',
+      [SANDBOX_LABELS.deployment]: input.deploymentId,
       [SANDBOX_LABELS.scope]: input.scope,
       [SANDBOX_LABELS.scopeKey]: input.scopeKey,
       [SANDBOX_LABELS.agentId]: input.agentId,
@@ -69,8 +74,9 @@ export function buildDockerCreateParams(input: DockerCreateInput): ContainerCrea
       CapDrop: d.capDrop,
       SecurityOpt: securityOpt,
       Binds: [...toDockerBinds(input.mounts)],
-      PidsLimit: d.pidsLimit && d.pidsLimit > 0 ? d.pidsLimit : undefined,
-      Memory: parseByteSize(d.memory),
+      // 0 means "no limit" in our settings; the engine reads an absent value the same way.
+      PidsLimit: d.pidsLimit > 0 ? d.pidsLimit : undefined,
+      Memory: parseByteSize(d.memory) || undefined,
       MemorySwap: parseByteSize(d.memorySwap),
       NanoCpus: d.cpus && d.cpus > 0 ? Math.round(d.cpus * 1e9) : undefined,
       Ulimits: d.ulimits ? ulimits(d.ulimits) : undefined,

@@ -7,7 +7,6 @@ import type { WorkspaceErrorCode } from '../../protocol/v1/workspace-types.js';
  */
 export type SandboxErrorCode =
   | WorkspaceErrorCode
-  | 'SECURITY_VIOLATION'
   | 'CONFIG_INVALID'
   | 'BACKEND_UNAVAILABLE'
   | 'IMAGE_MISSING'
@@ -18,7 +17,11 @@ export type SandboxErrorCode =
   | 'CANCELLED'
   | 'SYNC_FAILED'
   | 'SYNC_IN_PROGRESS'
-  | 'SETUP_FAILED';
+  | 'SETUP_FAILED'
+  /** The container under this sandbox's name runs another plan and was used moments ago: neither handed out nor removed. */
+  | 'SANDBOX_IN_USE'
+  | 'REGISTRY_CORRUPT'
+  | 'IMAGE_BUILD_FAILED';
 
 export interface SandboxErrorOptions {
   cause?: unknown;

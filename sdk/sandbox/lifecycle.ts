@@ -6,6 +6,8 @@
 export interface SandboxInfo {
   name: string;
   backendId: string;
+  /** The `pincer.deployment` label: which deployment created it. */
+  deploymentId?: string;
   scope?: string;
   scopeKey: string;
   agentId?: string;
@@ -14,6 +16,8 @@ export interface SandboxInfo {
   lastUsedAtMs?: number;
   image?: string;
   configHash?: string;
+  /** Commands running in it right now (docker exec sessions); prune never removes a busy sandbox. */
+  activeExecs?: number;
 }
 
 export type RecreateTarget = { session: string } | { agent: string } | { all: true };
@@ -33,11 +37,15 @@ export interface PruneRule {
   now: number;
 }
 
-/** Idle is measured from last use, or from creation when never used through this registry. */
+/**
+ * Idle is measured from last use, or from creation when no registry recorded a use. A sandbox
+ * with a command running is in use whatever the registry says, and is never pruned.
+ */
 export function selectPrunable(infos: readonly SandboxInfo[], rule: PruneRule): SandboxInfo[] {
   const idleMs = rule.idleHours * 3_600_000;
   const ageMs = rule.maxAgeDays * 86_400_000;
   return infos.filter((i) => {
+    if ((i.activeExecs ?? 0) > 0) return false;
     const lastUsed = i.lastUsedAtMs ?? i.createdAtMs;
     return (idleMs > 0 && rule.now - lastUsed > idleMs) || (ageMs > 0 && rule.now - i.createdAtMs > ageMs);
   });

@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import { join, posix, resolve } from 'node:path';
+import { join, posix, relative, resolve } from 'node:path';
 import { isReadOnlyBindOptions, splitSandboxBindSpec } from './bind-spec.js';
 import { SANDBOX_AGENT_WORKSPACE_MOUNT } from './constants.js';
 import { isPathInside, normalizeHostPath, resolvePathViaExistingAncestor } from './host-paths.js';
@@ -40,22 +40,60 @@ function isRealDirInside(root: string, dir: string): boolean {
   return isPathInside(resolvePathViaExistingAncestor(resolve(root)), resolvePathViaExistingAncestor(resolve(dir)));
 }
 
+const SKILL_SUBDIRS: readonly (readonly string[])[] = [['skills'], ['.agents', 'skills']];
+const skillsWorkspaceOf = (input: SandboxMountInput) => input.skillsWorkspaceDir ?? join(input.agentWorkspaceDir, '.pincer', 'sandbox-skills');
+
 /**
- * Skill directories, mounted read-only over the writable workspace: an agent may read its
- * instructions but never rewrite them. Only relevant when the workspace is writable.
+ * The agent's skill directories, mounted read-only over the writable workspace (SPEC §5.5): an
+ * agent may read its instructions but never rewrite them. Only when the workspace is writable.
  */
 export function resolveReadOnlySkillMounts(input: SandboxMountInput): SandboxMount[] {
   if (input.workspaceAccess !== 'rw') return [];
   const root = input.agentWorkspaceDir;
-  const skillsWorkspace = input.skillsWorkspaceDir ?? join(root, '.pincer', 'sandbox-skills');
+  const skillsWorkspace = skillsWorkspaceOf(input);
   const candidates = [
-    { root, hostPath: join(root, 'skills'), containerPath: containerJoin(input.workdir, 'skills') },
-    { root, hostPath: join(root, '.agents', 'skills'), containerPath: containerJoin(input.workdir, '.agents', 'skills') },
+    ...SKILL_SUBDIRS.map((sub) => ({ root, hostPath: join(root, ...sub), containerPath: containerJoin(input.workdir, ...sub) })),
     { root: skillsWorkspace, hostPath: join(skillsWorkspace, 'skills'), containerPath: containerJoin(input.workdir, '.pincer', 'sandbox-skills', 'skills') },
   ];
   return candidates
     .filter((c) => isRealDirInside(c.root, c.hostPath))
     .map((c) => ({ hostPath: c.hostPath, containerPath: c.containerPath, readOnly: true, source: 'skills' as const }));
+}
+
+/** Every skill directory of the workspace, the agent workspace and the skills workspace, canonical. */
+function skillDirectories(input: SandboxMountInput): string[] {
+  const found = new Set<string>();
+  for (const root of new Set([input.workspaceDir, input.agentWorkspaceDir])) {
+    for (const sub of SKILL_SUBDIRS) if (isRealDirInside(root, join(root, ...sub))) found.add(canonical(join(root, ...sub)));
+  }
+  const skillsWorkspace = skillsWorkspaceOf(input);
+  if (isRealDirInside(skillsWorkspace, join(skillsWorkspace, 'skills'))) found.add(canonical(join(skillsWorkspace, 'skills')));
+  return [...found];
+}
+
+const canonical = (path: string) => resolvePathViaExistingAncestor(resolve(path));
+
+/**
+ * A skill directory is read-only wherever it shows: a writable mount that contains one (the
+ * agent workspace at /agent, a bind of a parent folder) gets a read-only mount on top at the
+ * matching path, and a writable bind of (a folder inside) a skill directory becomes read-only.
+ */
+function protectSkillDirectories(mounts: SandboxMount[], skills: readonly string[]): SandboxMount[] {
+  const out: SandboxMount[] = [];
+  for (const mount of mounts) {
+    if (mount.readOnly) {
+      out.push(mount);
+      continue;
+    }
+    const source = canonical(mount.hostPath);
+    const insideSkill = skills.some((skill) => isPathInside(skill, source));
+    out.push(insideSkill ? { ...mount, readOnly: true } : mount);
+    if (insideSkill) continue;
+    for (const skill of skills.filter((s) => isPathInside(source, s))) {
+      out.push({ hostPath: skill, containerPath: posix.join(mount.containerPath, relative(source, skill)), readOnly: true, source: 'skills' });
+    }
+  }
+  return out;
 }
 
 /** Parses operator binds into mounts; unparseable or relative-target binds are skipped. */
@@ -71,7 +109,8 @@ export function resolveBindMounts(binds: readonly string[] = []): SandboxMount[]
  * The full mount table (SPEC §5.5): workspace at the workdir (read-only unless `rw`),
  * agent workspace at `/agent` when distinct and access ≠ none, read-only skills, then binds.
  * Later entries with the same container path replace earlier ones, except that a bind
- * can never replace a protected skill mount.
+ * can never replace a protected skill mount; last, every skill directory is made read-only
+ * at every path it appears under.
  */
 export function resolveSandboxMounts(input: SandboxMountInput): SandboxMount[] {
   const table = new Map<string, SandboxMount>();
@@ -86,6 +125,10 @@ export function resolveSandboxMounts(input: SandboxMountInput): SandboxMount[] {
   for (const bind of resolveBindMounts(input.binds)) {
     if (!protectedTargets.has(bind.containerPath)) put(bind);
   }
+  const protectedMounts = protectSkillDirectories([...table.values()], skillDirectories(input));
+  // A read-only view of a path wins over a writable one at the same container path.
+  for (const m of protectedMounts.filter((m) => m.readOnly && table.get(m.containerPath)?.readOnly === false)) put(m);
+  for (const m of protectedMounts.filter((m) => !table.has(m.containerPath))) put(m);
   return [...table.values()];
 }
 

@@ -1,11 +1,14 @@
 import { posix } from 'node:path';
 import { splitSandboxBindSpec } from './bind-spec.js';
 import { SANDBOX_AGENT_WORKSPACE_MOUNT, SANDBOX_WORKSPACE_MOUNT } from './constants.js';
-import { SandboxError } from './errors.js';
+import type { SandboxError } from './errors.js';
+import { TRUST_FIX, securityViolation } from './security-violation.js';
 import { isPathInside, normalizeHostPath, resolvePathViaExistingAncestor } from './host-paths.js';
+import { hardeningViolations, type HardeningConfig } from './validate-hardening.js';
 
 /**
- * Security validation of a container's creation parameters (SPEC §5.8).
+ * Security validation of a container's creation parameters (SPEC §5.8): binds and network
+ * here, the container's own hardening in validate-hardening.ts.
  * Threat model: the config is written by a trusted operator, but may be a foot-gun or
  * carry injected values; nothing here may quietly hand the host to the sandbox.
  */
@@ -21,33 +24,23 @@ export const BLOCKED_HOME_SUBPATHS: readonly string[] = [
 
 export const RESERVED_CONTAINER_TARGETS: readonly string[] = [SANDBOX_WORKSPACE_MOUNT, SANDBOX_AGENT_WORKSPACE_MOUNT];
 
-export interface SandboxSecurityConfig {
+export interface SandboxSecurityConfig extends HardeningConfig {
   binds?: readonly string[];
   network?: string;
-  seccompProfile?: string;
-  apparmorProfile?: string;
   /** Bind sources must live under one of these (typically the workspace and agent workspace). */
   allowedSourceRoots?: readonly string[];
-  dangerouslyAllowReservedContainerTargets?: boolean;
-  dangerouslyAllowExternalBindSources?: boolean;
-  dangerouslyAllowContainerNamespaceJoin?: boolean;
 }
 
 export interface SandboxSecurityEnv {
   /** Home directories whose credential sub-directories are blocked. */
   home?: string | readonly string[];
-  /** Canonicalizer (deepest existing ancestor); injectable for tests. */
+  /** Canonicalizer (symlinks followed, dangling ones too); injectable for tests. */
   resolve?: (path: string) => string;
+  /** Reads a seccomp profile file; injectable for tests. */
+  readProfile?: (path: string) => string;
 }
 
-const PREFIX = 'Sandbox security:';
-const TRUST_FIX = 'Use a dangerous override only when you fully trust this runtime.';
-
-function violation(message: string, data: Record<string, unknown>): SandboxError {
-  return new SandboxError('SECURITY_VIOLATION', `${PREFIX} ${message}`, { data });
-}
-
-function blockedPaths(env: Required<SandboxSecurityEnv>): string[] {
+function blockedPaths(env: Required<Omit<SandboxSecurityEnv, 'readProfile'>>): string[] {
   const homes = typeof env.home === 'string' ? [env.home] : [...env.home];
   const out = new Set(BLOCKED_HOST_PATHS.map(normalizeHostPath));
   for (const home of homes.filter(Boolean)) {
@@ -66,14 +59,16 @@ function checkSource(bind: string, source: string, blocked: string[], roots: str
     source === '/' ? { verb: 'covers', path: '/' }
       : blocked.map((b) => (isPathInside(b, source) ? { verb: 'targets', path: b } : isPathInside(source, b) ? { verb: 'covers', path: b } : null)).find(Boolean);
   if (hit) {
-    throw violation(
-      `bind mount "${bind}" ${hit.verb} blocked path "${hit.path}" (source resolves to "${source}"). Mounting system directories, credential directories or the Docker socket into a sandbox is not allowed. Remove the bind from sandbox.docker.binds, or bind a project-specific directory instead (e.g. /home/user/myproject).`,
+    throw securityViolation(
+      `bind mount "${bind}" ${hit.verb} blocked path "${hit.path}" (source resolves to "${source}")`,
+      'Mounting system directories, credential directories or the Docker socket into a sandbox is not allowed. Remove the bind from sandbox.docker.binds, or bind a project-specific directory instead (e.g. /home/user/myproject).',
       { bind, source, blockedPath: hit.path, rule: 'blocked-path' },
     );
   }
   if (roots && !roots.some((root) => isPathInside(root, source))) {
-    throw violation(
-      `bind mount "${bind}" source "${source}" is outside the allowed roots (${roots.join(', ')}). Move the directory under the workspace, or set sandbox.docker.dangerouslyAllowExternalBindSources=true. ${TRUST_FIX}`,
+    throw securityViolation(
+      `bind mount "${bind}" source "${source}" is outside the allowed roots (${roots.join(', ')})`,
+      `Move the directory under the workspace, or set sandbox.docker.dangerouslyAllowExternalBindSources=true. ${TRUST_FIX}`,
       { bind, source, allowedRoots: roots, rule: 'allowed-roots' },
     );
   }
@@ -83,8 +78,9 @@ function validateBind(bind: string, config: SandboxSecurityConfig, blocked: stri
   const parts = splitSandboxBindSpec(bind);
   const source = parts ? parts.host : bind;
   if (!source.startsWith('/')) {
-    throw violation(
-      `bind mount "${bind}" uses a non-absolute source "${source}". Only absolute POSIX host paths can be validated; named volumes and relative paths are refused. Write the bind as /absolute/host/path:/container/path[:ro].`,
+    throw securityViolation(
+      `bind mount "${bind}" uses a non-absolute source "${source}"`,
+      'Only absolute POSIX host paths can be validated; named volumes and relative paths are refused. Write the bind as /absolute/host/path:/container/path[:ro].',
       { bind, source, rule: 'non-absolute' },
     );
   }
@@ -93,8 +89,9 @@ function validateBind(bind: string, config: SandboxSecurityConfig, blocked: stri
     const normalizedTarget = normalizeHostPath(target);
     const reserved = RESERVED_CONTAINER_TARGETS.find((r) => isPathInside(r, normalizedTarget));
     if (reserved) {
-      throw violation(
-        `bind mount "${bind}" targets reserved container path "${reserved}" (resolved target "${normalizedTarget}"), which would shadow the sandbox's own workspace mounts. Bind to another container path, or set sandbox.docker.dangerouslyAllowReservedContainerTargets=true. ${TRUST_FIX}`,
+      throw securityViolation(
+        `bind mount "${bind}" targets reserved container path "${reserved}" (resolved target "${normalizedTarget}"), which would shadow the sandbox's own workspace mounts`,
+        `Bind to another container path, or set sandbox.docker.dangerouslyAllowReservedContainerTargets=true. ${TRUST_FIX}`,
         { bind, target: normalizedTarget, reservedPath: reserved, rule: 'reserved-target' },
       );
     }
@@ -109,22 +106,20 @@ function validateBind(bind: string, config: SandboxSecurityConfig, blocked: stri
 function validateNetwork(network: string | undefined, allowJoin: boolean): void {
   const mode = network?.trim().toLowerCase();
   if (mode === 'host') {
-    throw violation(`network mode "${network}" is blocked: "host" networking bypasses container network isolation. Set sandbox.docker.network to "none" (default) or a bridge network.`, { network, rule: 'network-host' });
+    throw securityViolation(`network mode "${network}" is blocked: "host" networking bypasses container network isolation`, 'Set sandbox.docker.network to "none" (default) or a bridge network.', { network, rule: 'network-host' });
   }
   if (mode?.startsWith('container:') && !allowJoin) {
-    throw violation(`network mode "${network}" is blocked: "container:*" joins another container's network namespace and bypasses sandbox isolation. Use "none" or a bridge network, or set sandbox.docker.dangerouslyAllowContainerNamespaceJoin=true. ${TRUST_FIX}`, { network, rule: 'network-container' });
+    throw securityViolation(`network mode "${network}" is blocked: "container:*" joins another container's network namespace and bypasses sandbox isolation`, `Use "none" or a bridge network, or set sandbox.docker.dangerouslyAllowContainerNamespaceJoin=true. ${TRUST_FIX}`, { network, rule: 'network-container' });
   }
 }
 
-function validateProfile(kind: 'seccomp' | 'apparmor', profile: string | undefined): void {
-  if (profile?.trim().toLowerCase() !== 'unconfined') return;
-  const what = kind === 'seccomp' ? 'disabling seccomp removes syscall filtering' : 'disabling AppArmor removes mandatory access control';
-  throw violation(`${kind} profile "${profile}" is blocked: ${what} and weakens sandbox isolation. Use a named ${kind} profile or remove sandbox.docker.${kind}Profile.`, { profile, rule: `${kind}-unconfined` });
-}
-
-/** Throws SandboxError('SECURITY_VIOLATION') naming the bind or setting and the fix; returns when safe. */
-export function validateSandboxSecurity(config: SandboxSecurityConfig, env: SandboxSecurityEnv = {}): void {
-  const resolved: Required<SandboxSecurityEnv> = {
+/**
+ * Every refusal of this config, each a SandboxError (`SECURITY_VIOLATION`, or `CONFIG_INVALID`
+ * for an unreadable seccomp profile) naming the bind or setting and the fix. `pincer config
+ * check` reports them all; a backend refuses on the first.
+ */
+export function sandboxSecurityViolations(config: SandboxSecurityConfig, env: SandboxSecurityEnv = {}): SandboxError[] {
+  const resolved: Required<Omit<SandboxSecurityEnv, 'readProfile'>> = {
     home: env.home ?? (process.env.HOME ? [process.env.HOME] : []),
     resolve: env.resolve ?? resolvePathViaExistingAncestor,
   };
@@ -133,10 +128,23 @@ export function validateSandboxSecurity(config: SandboxSecurityConfig, env: Sand
     config.dangerouslyAllowExternalBindSources || !config.allowedSourceRoots?.length
       ? null
       : [...new Set(config.allowedSourceRoots.filter((r) => r.startsWith('/')).flatMap((r) => [normalizeHostPath(r), resolved.resolve(r)]))];
+  const out: SandboxError[] = [];
+  const collect = (check: () => void) => {
+    try {
+      check();
+    } catch (error) {
+      out.push(error as SandboxError);
+    }
+  };
   for (const bind of config.binds ?? []) {
-    if (bind.trim()) validateBind(bind, config, blocked, roots, resolved.resolve);
+    if (bind.trim()) collect(() => validateBind(bind, config, blocked, roots, resolved.resolve));
   }
-  validateNetwork(config.network, config.dangerouslyAllowContainerNamespaceJoin === true);
-  validateProfile('seccomp', config.seccompProfile);
-  validateProfile('apparmor', config.apparmorProfile);
+  collect(() => validateNetwork(config.network, config.dangerouslyAllowContainerNamespaceJoin === true));
+  return [...out, ...hardeningViolations(config, env.readProfile)];
+}
+
+/** Throws the first refusal of this config; returns when it is safe. */
+export function validateSandboxSecurity(config: SandboxSecurityConfig, env: SandboxSecurityEnv = {}): void {
+  const [first] = sandboxSecurityViolations(config, env);
+  if (first) throw first;
 }

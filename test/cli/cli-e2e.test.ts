@@ -89,6 +89,15 @@ describe('the built pincer bin on the real kernel', () => {
     expect(`${stdout}${stderr}`).not.toContain('root:');
   });
 
+  it('names bad arguments in the Error [CODE] … Hint: shape, not as a validator report', async () => {
+    const empty = await pincer(['call', 'read', '{"path":""}'], { cwd: ws.dir });
+    expect(empty.code).toBe(1);
+    expect(empty.stdout).toContain('Error [INVALID_PARAMS]: Invalid arguments for read: path must not be empty.\nHint: Call read again with arguments that match its parameter schema.');
+    const wrong = await pincer(['call', 'write', '{"path":5}'], { cwd: ws.dir });
+    expect(wrong.stdout).toContain('Error [INVALID_PARAMS]: Invalid arguments for write: path: Invalid input: expected string, received number; content is required (expected string).');
+    for (const run of [empty, wrong]) expect(`${run.stdout}${run.stderr}`).not.toMatch(/✖|→ at|"status": "error"/);
+  });
+
   it('finds ./pincer.config.json and $PINCER_CONFIG', async () => {
     await writeConfig(ws.dir, (c) => {
       c.tools = { ...c.tools, deny: ['write'] };

@@ -52,7 +52,7 @@ describe('pincer commands in-process, against a fake kernel', () => {
     const { code, stdout, stderr } = await runInProcess(['call', 'read', '{"path":"a.txt"}'], fakeApi(kernel));
     expect(code).toBe(1);
     expect(stdout).toBe('boom from read\n');
-    expect(stderr).toContain('read ended: blocked');
+    expect(stderr).toContain('✗ read blocked (HOOK_BLOCKED)');
     expect(kernel.calls[0]).toMatchObject({ name: 'read', params: { path: 'a.txt' } });
   });
 
@@ -60,6 +60,7 @@ describe('pincer commands in-process, against a fake kernel', () => {
     const kernel = new FakeKernel({ agentDeny: { main: ['exec'] } });
     const { code, stderr } = await runInProcess(['call', 'exec', '{}'], fakeApi(kernel));
     expect(code).toBe(1);
+    expect(stderr).toContain('✗ exec denied (TOOL_REMOVED)');
     expect(stderr).toContain('removed by the agent layer');
     expect(kernel.calls).toHaveLength(0);
   });
@@ -77,6 +78,14 @@ describe('pincer commands in-process, against a fake kernel', () => {
     expect(code).toBe(2);
     expect(stderr).toContain("unknown flag '--agnet' for 'pincer tools'");
     expect(stderr).toContain("Run 'pincer tools --help'");
+  });
+
+  it('suggests the flag a mistyped one meant', async () => {
+    const { code, stderr } = await runInProcess(['call', 'read', '--worksapce', '.'], fakeApi(new FakeKernel()));
+    expect(code).toBe(2);
+    expect(stderr).toContain("unknown flag '--worksapce' for 'pincer call' (did you mean '--workspace'?)");
+    const far = await runInProcess(['tools', '--frobnicate'], fakeApi(new FakeKernel()));
+    expect(far.stderr).toContain("unknown flag '--frobnicate' for 'pincer tools'\n");
   });
 
   it('names an unknown command with a suggestion, and exits 2', async () => {
@@ -111,6 +120,18 @@ describe('pincer commands in-process, against a fake kernel', () => {
     expect(code).toBe(1);
     expect(stdout).toMatch(/PLUGIN\s+STATE\s+VERSION\s+PROTOCOL\s+RESTARTS\s+TOOLS\s+LAST ERROR/);
     expect(stdout).toMatch(/shell\s+failed\s+-\s+-\s+5\s+0\s+PLUGIN_CRASHED: exit 1/);
+  });
+
+  it('fails the health check while a plugin restarts after a crash, and tools names it', async () => {
+    const plugins = [
+      { id: 'fs', state: 'ready' as const, restarts: 0, tools: 2 },
+      { id: 'shell', state: 'restarting' as const, restarts: 1, lastError: { code: 'PLUGIN_CRASHED', message: 'exited with code 1 during start' }, tools: 0 },
+    ];
+    const health = await runInProcess(['plugins'], fakeApi(new FakeKernel({ plugins })));
+    expect(health.code).toBe(1);
+    const tools = await runInProcess(['tools'], fakeApi(new FakeKernel({ plugins })));
+    expect(tools.code).toBe(0);
+    expect(tools.stdout).toContain('Plugins not serving (1)\n  ✗ shell restarting: PLUGIN_CRASHED: exited with code 1 during start');
   });
 
   it('prints help for a command without loading the kernel', async () => {

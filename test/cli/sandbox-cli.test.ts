@@ -14,7 +14,9 @@ import { REPO, ensureBuilt, pincer, writeConfig } from './helpers/built-cli.js';
  * Containers get a per-run prefix and label (not the shared `pincer.test` label, which other
  * suites' cleanup removes while this file may still be running).
  */
-const PREFIX = `pincer-clitest-${process.pid}-`;
+const PREFIX = 'pincer-cli-';
+/** This run's own deployment: the CLI acts only on containers labelled with it. */
+const DEPLOYMENT = `c${process.pid}`;
 const LABELS = { 'pincer.clitest': String(process.pid) };
 const MISSING_IMAGE = `pincer-test:missing-${process.pid}`;
 const docker = new Docker();
@@ -44,19 +46,23 @@ describe.skipIf(!HAS_DOCKER)('pincer sandbox on the real Docker engine', () => {
   const run = (args: string[], env: NodeJS.ProcessEnv = {}) => pincer(['sandbox', ...args, '--config', configFile], { cwd: dir, env, timeoutMs: 60_000 });
   const listJson = async () => JSON.parse((await run(['list', '--json'])).stdout) as { sandboxes: Array<{ name: string; scopeKey: string; configMatches: boolean | null; lastUsedAt: string | null; state: string }> };
 
-  /** The CLI must merge plugin settings (prefix, registry) with agents.defaults.sandbox.docker (image). */
-  const writeSandboxConfig = (name: string, defaultsDocker: Record<string, unknown>, pluginDocker: Record<string, unknown> = {}) =>
+  /** The CLI must merge plugin settings (prefix, registry, deployment) with agents.defaults.sandbox.docker (image). */
+  const writeSandboxConfig = (name: string, defaultsDocker: Record<string, unknown>, pluginDocker: Record<string, unknown> = {}, workspace = dir) =>
     writeConfig(dir, (config) => {
-      config.plugins.push({ id: 'sandbox-docker', module: pluginModule('sandbox-docker'), settings: { docker: { containerPrefix: PREFIX, ...pluginDocker }, registryPath } });
+      config.plugins.push({ id: 'sandbox-docker', module: pluginModule('sandbox-docker'), settings: { deploymentId: DEPLOYMENT, docker: { containerPrefix: PREFIX, ...pluginDocker }, registryPath } });
       config.agents.defaults = { sandbox: { mode: 'all', scope: 'session', workspaceAccess: 'rw', docker: defaultsDocker } };
+      config.agents.list = [{ id: 'main', default: true, workspace }, { id: 'ops', workspace }];
     }, name);
+  const sandboxFor = (workspace: string) => {
+    const config = resolveSandboxConfig({ deploymentId: DEPLOYMENT, docker: { containerPrefix: PREFIX } }, { scope: 'session', workspaceAccess: 'rw', docker: { image: TEST_IMAGE } });
+    return { sandbox: new DockerSandbox({ config, labels: LABELS, registry: new JsonFileSandboxRegistry(registryPath) }), workspace };
+  };
 
   beforeAll(async () => {
     ensureBuilt();
     configFile = await writeSandboxConfig('pincer.config.json', { image: TEST_IMAGE });
     // The containers the kernel would create for three sessions, with the config the CLI reads.
-    const config = resolveSandboxConfig({ docker: { containerPrefix: PREFIX } }, { scope: 'session', workspaceAccess: 'rw', docker: { image: TEST_IMAGE } });
-    const sandbox = new DockerSandbox({ config, labels: LABELS, registry: new JsonFileSandboxRegistry(registryPath) });
+    const { sandbox } = sandboxFor(dir);
     for (const [sessionKey, agentId] of [['cli:a', 'main'], ['cli:b', 'main'], ['cli:c', 'ops']]) {
       await sandbox.ensureContainer({ sessionKey, agentId, workspaceDir: dir });
     }
@@ -73,7 +79,7 @@ describe.skipIf(!HAS_DOCKER)('pincer sandbox on the real Docker engine', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^NAME\s+SCOPE KEY\s+AGENT\s+IMAGE\s+STATE\s+CREATED\s+LAST USED\s+CONFIG\n/);
     for (const [key, agent] of [['cli:a', 'main'], ['cli:b', 'main'], ['cli:c', 'ops']]) {
-      expect(stdout).toMatch(new RegExp(`\\n${PREFIX}\\S+\\s+${key}\\s+${agent}\\s+${TEST_IMAGE}\\s+running\\s+\\d+s ago\\s+\\d+s ago\\s+yes`));
+      expect(stdout).toMatch(new RegExp(`\\n${PREFIX}${DEPLOYMENT}-\\S+\\s+${key}\\s+${agent}\\s+${TEST_IMAGE}\\s+running\\s+\\d+s ago\\s+\\d+s ago\\s+yes`));
     }
     const { sandboxes } = await listJson();
     expect(sandboxes.map((s) => s.scopeKey).sort()).toEqual(['cli:a', 'cli:b', 'cli:c']);
@@ -92,7 +98,7 @@ describe.skipIf(!HAS_DOCKER)('pincer sandbox on the real Docker engine', () => {
   it('recreates exactly the container of one session and says how many it removed', async () => {
     const { code, stdout } = await run(['recreate', '--session', 'cli:a']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(new RegExp(`^Removed 1 sandbox container \\(${PREFIX}cli-a-[0-9a-f]{8}\\); each is created fresh on next use\\.`));
+    expect(stdout).toMatch(new RegExp(`^Removed 1 sandbox container \\(${PREFIX}${DEPLOYMENT}-cli-a-[0-9a-f]{24}\\); each is created fresh on next use\\.`));
     expect((await listJson()).sandboxes.map((s) => s.scopeKey).sort()).toEqual(['cli:b', 'cli:c']);
   });
 
@@ -111,15 +117,34 @@ describe.skipIf(!HAS_DOCKER)('pincer sandbox on the real Docker engine', () => {
   it('recreates by agent, then reports an empty list', async () => {
     const { code, stdout } = await run(['recreate', '--agent', 'ops', '--json']);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ target: { agent: 'ops' }, removed: [expect.stringContaining(`${PREFIX}cli-c-`)] });
+    expect(JSON.parse(stdout)).toMatchObject({ target: { agent: 'ops' }, removed: [expect.stringContaining(`${PREFIX}${DEPLOYMENT}-cli-c-`)] });
     expect((await run(['list'])).stdout).toBe('No sandbox containers.\n');
+  });
+
+  it('leaves another configuration\'s containers alone on recreate --all, though they share the prefix and deployment', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'pincer-sandbox-cli-other-'));
+    const other = await writeSandboxConfig('other.json', { image: TEST_IMAGE }, {}, elsewhere);
+    const theirs = await sandboxFor(elsewhere).sandbox.ensureContainer({ sessionKey: 'cli:other', agentId: 'main', workspaceDir: elsewhere });
+    try {
+      const mine = await sandboxFor(dir).sandbox.ensureContainer({ sessionKey: 'cli:d', agentId: 'main', workspaceDir: dir });
+      const { code, stdout } = await run(['recreate', '--all', '--json']);
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout).removed).toEqual([mine.plan.name]);
+      expect((await theirs.container.inspect()).State.Running).toBe(true);
+      const listedByOther = JSON.parse((await pincer(['sandbox', 'list', '--json', '--config', other], { cwd: dir })).stdout) as { sandboxes: Array<{ name: string }> };
+      expect(listedByOther.sandboxes.map((s) => s.name)).toEqual([theirs.plan.name]);
+    } finally {
+      await theirs.container.remove({ force: true }).catch(() => undefined);
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('passes the self-test on a healthy engine with the configured image', async () => {
     const { code, stdout } = await run(['check']);
     expect(code).toBe(0);
     expect(stdout).toContain('✓ docker: ok');
-    expect(stdout).toMatch(/✓ engine\s+docker engine answers/);
+    expect(stdout).toMatch(/✓ security\s+binds, network, profiles, capabilities and user pass the security validation/);
+    expect(stdout).toMatch(/✓ engine\s+docker engine answers at unix:\/\/\//);
     expect(stdout).toMatch(new RegExp(`✓ image\\s+image ${TEST_IMAGE} present`));
     expect(stdout).toMatch(/✓ protected-paths\s+root filesystem and skills are read-only/);
   }, 60_000);
@@ -129,11 +154,14 @@ describe.skipIf(!HAS_DOCKER)('pincer sandbox on the real Docker engine', () => {
     const { code, stdout } = await pincer(['sandbox', 'check', '--config', missing], { cwd: dir });
     expect(code).toBe(1);
     expect(stdout).toContain('✗ docker: FAILED');
-    expect(stdout).toMatch(/✓ engine/);
+    // The endpoint as a socket address, never the client's lazy socket-finder function.
+    expect(stdout).toMatch(/✓ engine\s+docker engine answers at unix:\/\/\/\S+docker\.sock\n/);
+    expect(stdout).not.toContain('function');
     expect(stdout).toMatch(new RegExp(`✗ image\\s+Sandbox image "${MISSING_IMAGE}" is not present`));
+    expect(stdout).toContain(`pincer sandbox image build --tag ${MISSING_IMAGE}`);
     const json = await pincer(['sandbox', 'check', '--json', '--config', missing], { cwd: dir });
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, backends: [{ backend: 'docker', ok: false, checks: [{ name: 'engine', ok: true }, { name: 'image', ok: false, code: 'IMAGE_MISSING' }] }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, backends: [{ backend: 'docker', ok: false, checks: [{ name: 'security', ok: true }, { name: 'engine', ok: true }, { name: 'image', ok: false, code: 'IMAGE_MISSING' }] }] });
   });
 
   it('explains an unreachable engine with its socket and the fix, and exits 1', async () => {
@@ -142,7 +170,8 @@ describe.skipIf(!HAS_DOCKER)('pincer sandbox on the real Docker engine', () => {
       const { code, stdout, stderr } = await run(args, { DOCKER_HOST: `unix://${socket}` });
       expect(code, args[0]).toBe(1);
       expect(`${stdout}${stderr}`, args[0]).toContain(`Docker engine unreachable at unix://${socket}`);
-      expect(`${stdout}${stderr}`, args[0]).toContain('bash ../shared/scripts/start-docker.sh');
+      expect(`${stdout}${stderr}`, args[0]).toContain('bash scripts/services/start-docker.sh');
+      expect(`${stdout}${stderr}`, args[0]).not.toContain('../');
     }
   });
 

@@ -65,7 +65,7 @@ describe('host fs bridge path guard', () => {
     const guarded = await bridge.guard.admit('f.txt');
     await fs.rm(path.join(ws, 'f.txt'));
     await fs.symlink(path.join(outside, 'secret.txt'), path.join(ws, 'f.txt'));
-    expect(await codeOf(openVerified(bridge.guard, guarded))).toBe('PATH_OUTSIDE_MOUNT');
+    expect(await codeOf(openVerified(bridge.guard, guarded))).toBe('PATH_NOT_ADMITTED');
   });
 
   it('refuses a read when a parent directory is swapped for a symlink between check and use', async () => {
@@ -74,18 +74,17 @@ describe('host fs bridge path guard', () => {
     const guarded = await bridge.guard.admit('d/secret.txt');
     await fs.rename(path.join(ws, 'd'), path.join(ws, 'd-old'));
     await fs.symlink(outside, path.join(ws, 'd'));
-    expect(await codeOf(openVerified(bridge.guard, guarded))).toBe('PATH_OUTSIDE_MOUNT');
+    expect(await codeOf(openVerified(bridge.guard, guarded))).toBe('PATH_NOT_ADMITTED');
   });
 
-  it('re-checks a write right before the rename and refuses a swapped parent', async () => {
+  it('verifies the held directory right before the rename and refuses a swapped parent', async () => {
     await fs.mkdir(path.join(ws, 'd'));
     const guarded = await bridge.guard.admit('d/out.txt', { write: true });
     const swap = async () => {
       await fs.rename(path.join(ws, 'd'), path.join(ws, 'd-old'));
       await fs.symlink(outside, path.join(ws, 'd'));
-      await bridge.guard.recheck(guarded);
     };
-    await expect(writeFileAtomic(guarded.hostPath, Buffer.from('x'), { beforeRename: swap })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_MOUNT' });
+    await expect(writeFileAtomic(guarded.hostPath, Buffer.from('x'), { beforeRename: swap })).rejects.toMatchObject({ code: 'PATH_NOT_ADMITTED' });
     await expect(fs.access(path.join(outside, 'out.txt'))).rejects.toThrow();
     expect(await fs.readdir(path.join(ws, 'd-old'))).toEqual([]); // the temp file was cleaned up
   });

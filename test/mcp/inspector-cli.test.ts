@@ -11,7 +11,7 @@ const INSPECTOR = join(REPO, 'node_modules/.bin/mcp-inspector');
 
 function inspector(cwd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(INSPECTOR, ['--cli', process.execPath, CLI, 'serve', ...args], { cwd, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) =>
+    execFile(INSPECTOR, ['--cli', process.execPath, CLI, 'serve', '--workspace', '.', ...args], { cwd, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliLogger } from '../../cli/logger.js';
 import { createMcpServer } from '../../cli/serve/mcp-server.js';
@@ -51,7 +51,10 @@ describe('the MCP server over a fake kernel', () => {
     const { client } = await connect(kernel);
     const result = await client.callTool({ name: 'exec', arguments: { command: 'id' } });
     expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0].text).toContain('remove "exec" from agents.main.tools.deny');
+    // The library's wording (the same in every door): the rule's key, never how to change it (9.1).
+    expect((result.content as { text: string }[])[0].text).toContain('agents.main.tools.deny');
+    expect((result.content as { text: string }[])[0].text).not.toContain('remove');
+    expect(result._meta?.['pincer/outcome']).toMatchObject({ outcome: 'denied', code: 'TOOL_REMOVED', retryable: false });
     expect(kernel.calls).toHaveLength(0);
   });
 
@@ -83,6 +86,28 @@ describe('the MCP server over a fake kernel', () => {
     kernel.emitToolsChanged();
     await client.listTools(); // a round trip, so any notification sent before it has arrived
     expect(notices).toBe(1);
+  });
+
+  it('answers tools/call without a name, or with arguments that are not an object, with -32602 naming the problem', async () => {
+    const kernel = new FakeKernel();
+    const { client } = await connect(kernel);
+    const call = (params: unknown) => client.request({ method: 'tools/call', params } as never, CallToolResultSchema).then(() => undefined, (error: McpError) => error);
+    const noName = await call({ arguments: {} });
+    expect(noName).toMatchObject({ code: ErrorCode.InvalidParams });
+    expect(noName?.message).toContain("tools/call needs params.name, the tool's name as a non-empty string; got nothing");
+    expect(noName?.message).not.toContain('invalid_type');
+    expect(await call({ name: 'read', arguments: ['a'] })).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('params.arguments of tools/call must be an object of named arguments; got an array') });
+    expect(await call({ name: 7 })).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('got a number') });
+    expect(kernel.calls).toHaveLength(0);
+  });
+
+  it('closes its tool bridge with the server, leaving no kernel subscription', async () => {
+    const kernel = new FakeKernel();
+    const { client } = await connect(kernel);
+    expect(kernel.listenerCount).toBe(1);
+    await client.close();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(kernel.listenerCount).toBe(0);
   });
 
   it('always hands clients an object schema', () => {

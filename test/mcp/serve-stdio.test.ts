@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { join } from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, REPO, ensureBuilt, tempWorkspace, writeConfig } from '../cli/helpers/built-cli.js';
+import { CLI, REPO, ensureBuilt, pincer, tempWorkspace, writeConfig } from '../cli/helpers/built-cli.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -59,7 +59,9 @@ describe('pincer serve with the MCP SDK client over stdio', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('exec');
     const result = await client.callTool({ name: 'exec', arguments: { command: 'echo hi' } });
     expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0].text).toContain('remove "exec" from tools.deny');
+    // The library's wording in every door: the rule's key, never how to change it (9.1, 23.6).
+    expect((result.content as { text: string }[])[0].text).toContain('the global policy layer denies it (tools.deny matched "exec")');
+    expect(result._meta?.['pincer/outcome']).toMatchObject({ outcome: 'denied', code: 'TOOL_REMOVED' });
   });
 
   it('refuses a path outside the workspace with an error result, not a protocol error', async () => {
@@ -67,6 +69,21 @@ describe('pincer serve with the MCP SDK client over stdio', () => {
     const result = await client.callTool({ name: 'read', arguments: { path: '../../../etc/passwd' } });
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).not.toContain('root:');
+  });
+
+  it('answers arguments that fail the tool schema with an INVALID_PARAMS error result naming them', async () => {
+    const { client } = await serve(ws.dir);
+    const result = await client.callTool({ name: 'read', arguments: { path: 5 } });
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0].text).toMatch(/^Error \[INVALID_PARAMS\]: Invalid arguments for read: path: Invalid input: expected string, received number\.\nHint: /);
+  });
+
+  it('refuses an unknown agent with the CLI error shape, not a stack trace', async () => {
+    const { code, stdout, stderr } = await pincer(['serve', '--agent', 'ghost'], { cwd: ws.dir, input: '' });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('pincer: no agent "ghost" in agents.list (configured: main)');
+    expect(stderr).not.toMatch(/RunContextError|\n\s+at /);
   });
 
   it('keeps stdout clean: logs go to stderr', async () => {

@@ -4,21 +4,25 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerSandbox } from '../../plugins/sandbox-docker/src/docker-sandbox.js';
 import { DockerWorkspace } from '../../plugins/sandbox-docker/src/docker-workspace.js';
-import { resolveSandboxConfig, type SandboxSettings } from '../../sdk/sandbox/config.js';
+import { resolveSandboxConfig, type DockerBackendSettings, type SandboxSettings } from '../../sdk/sandbox/config.js';
 import { SandboxPathGuard } from '../../sdk/sandbox/guard/path-guard.js';
+import { MemorySandboxRegistry } from '../../sdk/sandbox/registry.js';
 import { WRITE_SCRIPT } from '../../sdk/sandbox/shell/file-scripts.js';
 import { runShell } from '../../sdk/sandbox/shell/run.js';
 import { ShellWorkspace } from '../../sdk/sandbox/shell/shell-workspace.js';
 import type { SandboxShellBackend, SpawnRequest } from '../../sdk/sandbox/shell/types.js';
 import { makeWorkspace } from './fixtures.js';
-import { HAS_DOCKER, RUN_LABEL, TEST_IMAGE, removeTestContainers, tempDir } from './services.js';
+import { removeDeployment, testDeployment } from './deployment.js';
+import { HAS_DOCKER, TEST_IMAGE, tempDir } from './services.js';
 import { workspaceAttackTests, type OpenedForTest } from './workspace-contract.js';
 
-const settings = (extra: SandboxSettings = {}): SandboxSettings => ({
-  mode: 'all', scope: 'session', workspaceAccess: 'rw', ...extra,
+/** This run's own deployment: names and the ownership label of our containers are ours alone. */
+const DEPLOYMENT = testDeployment('t');
+const settings = (extra: SandboxSettings = {}): DockerBackendSettings => ({
+  mode: 'all', scope: 'session', workspaceAccess: 'rw', deploymentId: DEPLOYMENT, ...extra,
   docker: { image: TEST_IMAGE, containerPrefix: 'pincer-test-', ...extra.docker },
 });
-const sandboxFor = (extra: SandboxSettings = {}) => new DockerSandbox({ config: resolveSandboxConfig(settings(extra)), labels: RUN_LABEL });
+const sandboxFor = (extra: SandboxSettings = {}) => new DockerSandbox({ config: resolveSandboxConfig(settings(extra)) });
 let seq = 0;
 const session = () => `docker-test:${process.pid}:${++seq}`;
 
@@ -28,7 +32,7 @@ describe.skipIf(!HAS_DOCKER)('docker sandbox backend (real engine)', () => {
     const hostDir = makeWorkspace();
     opened = { hostDir, ws: await DockerWorkspace.open(sandboxFor(), { sessionKey: session(), agentId: 'main', workspaceDir: hostDir }) };
   });
-  afterAll(removeTestContainers);
+  afterAll(() => removeDeployment(DEPLOYMENT));
 
   describe('attacks', () => workspaceAttackTests(() => opened, 400));
 
@@ -50,16 +54,15 @@ describe.skipIf(!HAS_DOCKER)('docker sandbox backend (real engine)', () => {
     const { ws, hostDir } = opened;
     await ws.mkdir('swap', { recursive: true });
     const inner = ws.handle.shell;
-    // A shell that, right before the write script runs, replaces the checked directory
-    // with a symlink to a writable place outside every mount (the container's /tmp).
+    // A shell whose write script, between judging the canonical path and walking to it,
+    // replaces the checked directory with a symlink to a writable place outside every
+    // mount (the container's /tmp).
+    const judged = 'resolve "$T" 0 w; hdr';
+    expect(WRITE_SCRIPT).toContain(judged);
     const swapping: SandboxShellBackend = {
       label: inner.label,
-      async spawn(req: SpawnRequest) {
-        if (req.script === WRITE_SCRIPT) {
-          await runShell(inner, { script: 'rm -rf /workspace/swap && ln -s /tmp /workspace/swap' });
-        }
-        return inner.spawn(req);
-      },
+      spawn: (req: SpawnRequest) =>
+        inner.spawn(req.script === WRITE_SCRIPT ? { ...req, script: req.script.replace(judged, `${judged}; rm -rf /workspace/swap && ln -s /tmp /workspace/swap`) } : req),
     };
     const guard = await SandboxPathGuard.open(swapping, '/workspace', [{ path: '/workspace', target: '/workspace', writable: true, source: 'workspace' }]);
     const racy = new ShellWorkspace(swapping, guard);
@@ -80,37 +83,43 @@ describe.skipIf(!HAS_DOCKER)('docker sandbox backend (real engine)', () => {
     expect((await again.exec('echo back')).stdout).toBe('back\n');
   });
 
-  it('reuses a container with the same config and recreates on a changed one, unless it is hot', async () => {
+  it('reuses a matching container, starts a stopped one, and never hands out one whose config changed', async () => {
     const hostDir = makeWorkspace();
     const key = session();
     let now = Date.now();
     const warnings: string[] = [];
     const registry = sandboxFor().registry;
-    const make = (env: Record<string, string>) => new DockerSandbox({
-      config: resolveSandboxConfig(settings({ docker: { env } })), labels: RUN_LABEL, registry, now: () => now,
+    const make = (env: Record<string, string>, reg = registry) => new DockerSandbox({
+      config: resolveSandboxConfig(settings({ docker: { env } })), registry: reg, now: () => now,
       logger: { warn: (m: string) => warnings.push(m), info: () => undefined },
     });
     const ctx = { sessionKey: key, agentId: 'main', workspaceDir: hostDir };
     const first = await make({ A: '1' }).ensureContainer(ctx);
     expect(first.created).toBe(true);
-    const same = await make({ A: '1' }).ensureContainer(ctx);
-    expect(same).toMatchObject({ created: false, staleConfig: false });
-    const hot = await make({ A: '2' }).ensureContainer(ctx);
-    expect(hot).toMatchObject({ created: false, staleConfig: true });
-    expect(warnings.join('\n')).toContain(`pincer sandbox recreate --session ${key}`);
+    expect(await make({ A: '1' }).ensureContainer(ctx)).toMatchObject({ created: false });
+    // Used moments ago (the registry says so) with another config: neither handed out nor removed.
+    await expect(make({ A: '2' }).ensureContainer(ctx)).rejects.toMatchObject({ code: 'SANDBOX_IN_USE', message: expect.stringContaining(`pincer sandbox recreate --session ${key}`) });
+    expect((await first.container.inspect()).State.Running).toBe(true);
     now += 6 * 60 * 1000;
     const cold = await make({ A: '2' }).ensureContainer(ctx);
-    expect(cold).toMatchObject({ created: true, staleConfig: false });
+    expect(cold.created).toBe(true);
+    expect(warnings.join('\n')).toContain('does not match its configuration (config hash); recreating it');
     await cold.container.stop({ t: 0 });
     const restarted = await make({ A: '2' }).ensureContainer(ctx);
     expect(restarted.created).toBe(false);
     expect((await restarted.container.inspect()).State.Running).toBe(true);
+    // A new process knows no last use: unknown never counts as recent, so the change applies.
+    const fresh = await make({ A: '3' }, new MemorySandboxRegistry()).ensureContainer(ctx);
+    expect(fresh.created).toBe(true);
+    expect((await runShell(fresh.shell, { script: 'printf %s "$A"' })).stdout.toString()).toBe('3');
   });
 
   it('refuses dangerous configs before creating anything', async () => {
     const hostDir = makeWorkspace();
     const docker = new Docker();
-    const before = (await docker.listContainers({ all: true })).length;
+    // Only this run's containers: other suites share the engine and create their own meanwhile.
+    const ours = async () => (await docker.listContainers({ all: true, filters: { label: [`pincer.deployment=${DEPLOYMENT}`] } })).length;
+    const before = await ours();
     for (const bad of [
       { binds: ['/etc:/host-etc:ro'] },
       { binds: ['/var/run/docker.sock:/var/run/docker.sock'] },
@@ -119,7 +128,7 @@ describe.skipIf(!HAS_DOCKER)('docker sandbox backend (real engine)', () => {
     ]) {
       await expect(sandboxFor({ docker: bad }).ensureContainer({ sessionKey: session(), agentId: 'main', workspaceDir: hostDir })).rejects.toMatchObject({ code: 'SECURITY_VIOLATION' });
     }
-    expect((await docker.listContainers({ all: true })).length).toBe(before);
+    expect(await ours()).toBe(before);
   });
 
   it('mounts the workspace read-only for workspaceAccess ro and refuses writes with READ_ONLY_MOUNT', async () => {

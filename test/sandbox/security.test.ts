@@ -1,14 +1,8 @@
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { computeSandboxConfigHash } from '../../sdk/sandbox/config-hash.js';
 import { resolveSandboxConfig } from '../../sdk/sandbox/config.js';
-import { buildDockerCreateParams } from '../../sdk/sandbox/docker-create-params.js';
-import { resolveSandboxDockerUser } from '../../sdk/sandbox/docker-user.js';
-import { resolveSandboxMounts } from '../../sdk/sandbox/mounts.js';
-import { buildSandboxContainerName, formatRecreateHint } from '../../sdk/sandbox/naming.js';
-import { validateSandboxSecurity } from '../../sdk/sandbox/validate-security.js';
-import { selectPrunable, selectForRecreate } from '../../sdk/sandbox/lifecycle.js';
+import { sandboxSecurityViolations, validateSandboxSecurity } from '../../sdk/sandbox/validate-security.js';
 import { makeWorkspace } from './fixtures.js';
 import { tempDir } from './services.js';
 
@@ -59,71 +53,78 @@ describe('validateSandboxSecurity', () => {
     expect(() => validateSandboxSecurity({ binds: [`${other}:/data`], allowedSourceRoots: [ws], dangerouslyAllowExternalBindSources: true }, env)).not.toThrow();
   });
 
-  it('refuses host and container:* networking and unconfined profiles', () => {
+  it('judges a bind whose source is a dangling symlink by where the symlink points', () => {
+    const ws = makeWorkspace();
+    // Creating the missing mount source would create it at the symlink's target, outside the workspace.
+    symlinkSync('/etc/pincer-not-there/x', join(ws, 'dangling-etc'));
+    symlinkSync(join(tempDir('outside'), 'not-yet'), join(ws, 'dangling-out'));
+    expect(refuse({ binds: [`${ws}/dangling-etc:/data`], allowedSourceRoots: [ws] }).message).toContain('resolves to "/etc/pincer-not-there/x"');
+    expect(refuse({ binds: [`${ws}/dangling-out/sub:/data`], allowedSourceRoots: [ws] }).message).toContain('outside the allowed roots');
+    symlinkSync('src', join(ws, 'inner-dir-link'));
+    expect(() => validateSandboxSecurity({ binds: [`${ws}/inner-dir-link:/data`], allowedSourceRoots: [ws] }, env)).not.toThrow();
+  });
+
+  it('refuses host and container:* networking', () => {
     expect(refuse({ network: 'HOST' }).message).toContain('network mode "HOST" is blocked');
     expect(refuse({ network: 'container:db' }).message).toContain('dangerouslyAllowContainerNamespaceJoin');
     expect(() => validateSandboxSecurity({ network: 'container:db', dangerouslyAllowContainerNamespaceJoin: true }, env)).not.toThrow();
-    expect(refuse({ seccompProfile: 'Unconfined' }).message).toContain('seccomp');
-    expect(refuse({ apparmorProfile: 'unconfined' }).message).toContain('AppArmor');
-    expect(() => validateSandboxSecurity({ network: 'none', seccompProfile: '/p.json' }, env)).not.toThrow();
+  });
+
+  it('reports every problem of a config at once, each naming its bind or key', () => {
+    const found = sandboxSecurityViolations({ binds: ['/etc:/e', '/proc:/p'], network: 'host', readOnlyRoot: false }, env);
+    expect(found.map((e) => e.data?.rule)).toEqual(['blocked-path', 'blocked-path', 'network-host', 'writable-root']);
   });
 });
 
-describe('config hash, naming, mounts, create params', () => {
-  it('hashes with sorted keys and dropped undefined, but keeps array order', () => {
-    expect(computeSandboxConfigHash({ b: 1, a: { y: 2, x: undefined } })).toBe(computeSandboxConfigHash({ a: { y: 2 }, b: 1 }));
-    expect(computeSandboxConfigHash({ dns: ['1', '2'] })).not.toBe(computeSandboxConfigHash({ dns: ['2', '1'] }));
-    expect(computeSandboxConfigHash({ l: [1, undefined, 2] })).toBe(computeSandboxConfigHash({ l: [1, 2] }));
-    expect(computeSandboxConfigHash({})).toMatch(/^[0-9a-f]{64}$/);
+describe('container hardening: each weakening needs its dangerouslyAllow… override', () => {
+  const profiles = tempDir('seccomp');
+  const profile = (name: string, body: unknown) => {
+    const file = join(profiles, name);
+    writeFileSync(file, JSON.stringify(body));
+    return file;
+  };
+  const allowAll = profile('allow-all.json', { defaultAction: 'SCMP_ACT_ALLOW' });
+  const allowAndLog = profile('allow-log.json', { defaultAction: 'SCMP_ACT_ALLOW', syscalls: [{ names: ['mkdir'], action: 'SCMP_ACT_LOG' }] });
+  const denyMkdir = profile('deny-mkdir.json', { defaultAction: 'SCMP_ACT_ALLOW', syscalls: [{ names: ['mkdir', 'mkdirat'], action: 'SCMP_ACT_ERRNO' }] });
+
+  it.each([
+    ['an allow-all seccomp profile', { seccompProfile: allowAll }, 'dangerouslyAllowUnconfinedSeccomp'],
+    ['a profile whose only rule logs', { seccompProfile: allowAndLog }, 'dangerouslyAllowUnconfinedSeccomp'],
+    ['seccomp unconfined', { seccompProfile: 'Unconfined' }, 'dangerouslyAllowUnconfinedSeccomp'],
+    ['apparmor unconfined', { apparmorProfile: 'unconfined' }, 'dangerouslyAllowUnconfinedAppArmor'],
+    ['capDrop []', { capDrop: [] }, 'dangerouslyAllowCapabilities'],
+    ['capDrop without ALL', { capDrop: ['NET_RAW'] }, 'dangerouslyAllowCapabilities'],
+    ['readOnlyRoot false', { readOnlyRoot: false }, 'dangerouslyAllowWritableRoot'],
+    ['user 0:0', { user: '0:0' }, 'dangerouslyAllowRootUser'],
+    ['user root', { user: 'root' }, 'dangerouslyAllowRootUser'],
+    ['user 00:1000', { user: '00:1000' }, 'dangerouslyAllowRootUser'],
+  ] as const)('refuses %s, naming the override, and accepts it with the override', (_what, weak, flag) => {
+    const e = refuse(weak);
+    expect(e.code).toBe('SECURITY_VIOLATION');
+    expect(e.message).toContain(`sandbox.docker.${flag}=true`);
+    expect(() => validateSandboxSecurity({ ...weak, [flag]: true }, env)).not.toThrow();
   });
 
-  it('names containers from prefix and slugged scope key within 63 characters', () => {
-    expect(buildSandboxContainerName('pincer-sbx-', 'shared', 'x')).toBe('pincer-sbx-shared');
-    expect(buildSandboxContainerName('pincer-sbx-', 'session', 'Agent:Main/Chat 1')).toMatch(/^pincer-sbx-agent-main-chat-1-[0-9a-f]{8}$/);
-    const long = buildSandboxContainerName('pincer-sbx-', 'session', 'x'.repeat(200));
-    expect(long.length).toBeLessThanOrEqual(63);
-    expect(buildSandboxContainerName('p-', 'session', 'a:b')).not.toBe(buildSandboxContainerName('p-', 'session', 'a-b'));
-    expect(formatRecreateHint('agent', 'agent:ops', 'ops')).toBe('pincer sandbox recreate --agent ops');
+  it('accepts a profile that denies something, an unprivileged user and the defaults', () => {
+    expect(() => validateSandboxSecurity({ seccompProfile: denyMkdir, user: '1000:1000', capDrop: ['ALL'], readOnlyRoot: true }, env)).not.toThrow();
+    const defaults = resolveSandboxConfig().docker;
+    expect(() => validateSandboxSecurity(defaults, env)).not.toThrow();
   });
 
-  it('mounts skills read-only over a writable workspace, and everything read-only for ro', () => {
-    const ws = makeWorkspace();
-    const agent = makeWorkspace();
-    const rw = resolveSandboxMounts({ workspaceDir: ws, agentWorkspaceDir: agent, workdir: '/workspace', workspaceAccess: 'rw' });
-    expect(rw.map((m) => [m.containerPath, m.readOnly])).toEqual([['/workspace', false], ['/agent', false], ['/workspace/skills', true]]);
-    const ro = resolveSandboxMounts({ workspaceDir: ws, agentWorkspaceDir: agent, workdir: '/workspace', workspaceAccess: 'ro' });
-    expect(ro.every((m) => m.readOnly)).toBe(true);
-    const none = resolveSandboxMounts({ workspaceDir: ws, agentWorkspaceDir: agent, workdir: '/workspace', workspaceAccess: 'none' });
-    expect(none.map((m) => m.containerPath)).toEqual(['/workspace']);
+  it('refuses a seccomp profile it cannot read or that is not one, as a config error naming the key', () => {
+    expect(refuse({ seccompProfile: 'profile.json' })).toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('not an absolute path') });
+    expect(refuse({ seccompProfile: join(profiles, 'missing.json') })).toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('cannot be read (ENOENT)') });
+    expect(refuse({ seccompProfile: profile('not-seccomp.json', { hello: 1 }) })).toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('no "defaultAction"') });
   });
 
-  it('builds hardened create params with limits and labels', () => {
-    const config = resolveSandboxConfig({ docker: { pidsLimit: 64, memory: '256m', cpus: 0.5, ulimits: { nofile: { soft: 100, hard: 200 } } } });
-    const p = buildDockerCreateParams({ name: 'n', docker: config.docker, mounts: [], scope: 'agent', scopeKey: 'agent:main', agentId: 'main', configHash: 'h', createdAtMs: 1 });
-    expect(p.HostConfig).toMatchObject({ ReadonlyRootfs: true, NetworkMode: 'none', CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges'], PidsLimit: 64, Memory: 256 * 1024 ** 2, NanoCpus: 5e8, Ulimits: [{ Name: 'nofile', Soft: 100, Hard: 200 }] });
-    expect(Object.keys(p.HostConfig?.Tmpfs ?? {})).toEqual(['/tmp', '/var/tmp', '/run']);
-    expect(p.Env).toContain('LANG=C.UTF-8');
-    expect(p.Labels).toMatchObject({ 'pincer.sandbox': '1', 'pincer.configHash': 'h', 'pincer.sessionKey': 'agent:main' });
+  it('ships resource limits by default, each overridable', () => {
+    expect(resolveSandboxConfig().docker).toMatchObject({ pidsLimit: 512, memory: '2g' });
+    expect(resolveSandboxConfig({ docker: { pidsLimit: 0, memory: '8g' } }).docker).toMatchObject({ pidsLimit: 0, memory: '8g' });
   });
 
-  it('defaults the container user to the workspace owner', () => {
-    expect(resolveSandboxDockerUser({ workspaceDir: '/x', stat: () => ({ uid: 1000, gid: 100 }) })).toBe('1000:100');
-    expect(resolveSandboxDockerUser({ configuredUser: ' app ', workspaceDir: '/x' })).toBe('app');
-    expect(resolveSandboxDockerUser({ workspaceDir: '/nonexistent/x' })).toBeUndefined();
-    expect(resolveSandboxDockerUser({ workspaceDir: '/x', backend: 'ssh', stat: () => ({ uid: 1, gid: 1 }) })).toBeUndefined();
-  });
-
-  it('selects sandboxes to prune and recreate', () => {
-    const now = 10 * 86_400_000;
-    const infos = [
-      { name: 'idle', backendId: 'docker', scopeKey: 's1', running: true, createdAtMs: now - 3_600_000 * 30, lastUsedAtMs: now - 3_600_000 * 25 },
-      { name: 'fresh', backendId: 'docker', scopeKey: 'agent:ops', agentId: 'ops', running: true, createdAtMs: now - 1000, lastUsedAtMs: now },
-      { name: 'old', backendId: 'docker', scopeKey: 's3', running: true, createdAtMs: now - 8 * 86_400_000, lastUsedAtMs: now },
-    ];
-    expect(selectPrunable(infos, { idleHours: 24, maxAgeDays: 7, now }).map((i) => i.name)).toEqual(['idle', 'old']);
-    expect(selectPrunable(infos, { idleHours: 0, maxAgeDays: 0, now })).toEqual([]);
-    expect(selectForRecreate(infos, { agent: 'ops' }).map((i) => i.name)).toEqual(['fresh']);
-    expect(selectForRecreate(infos, { session: 's1' }).map((i) => i.name)).toEqual(['idle']);
-    expect(selectForRecreate(infos, { all: true })).toHaveLength(3);
+  it('refuses a misspelt setting instead of ignoring it, above all a dangerous override', () => {
+    expect(() => resolveSandboxConfig({ docker: { dangerouslyAllowWritableroot: true } as never })).toThrow(/docker\.dangerouslyAllowWritableroot: Unrecognized key/);
+    expect(() => resolveSandboxConfig({ docker: { containerPrefix: '' } })).toThrow(/containerPrefix/);
   });
 });
+

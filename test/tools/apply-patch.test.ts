@@ -30,8 +30,8 @@ describe('apply_patch parsing', () => {
         path: 'a.ts',
         movePath: 'b.ts',
         chunks: [
-          { context: 'function f() {', oldLines: ['  return 1;'], newLines: ['  return 2;'], endOfFile: false },
-          { oldLines: ['tail'], newLines: ['tail', 'end'], endOfFile: true },
+          { context: 'function f() {', lines: [{ op: '-', text: '  return 1;' }, { op: '+', text: '  return 2;' }], endOfFile: false },
+          { lines: [{ op: ' ', text: 'tail' }, { op: '+', text: 'end' }], endOfFile: true },
         ],
       },
     ]);
@@ -46,12 +46,12 @@ describe('apply_patch parsing', () => {
 
 describe('apply_patch chunk matching', () => {
   it('keeps CRLF endings and a missing final newline', () => {
-    const chunks = [{ oldLines: ['b'], newLines: ['B'], endOfFile: false }];
+    const chunks = [{ lines: [{ op: '-' as const, text: 'b' }, { op: '+' as const, text: 'B' }], endOfFile: false }];
     expect(applyChunks('a\r\nb\r\nc', chunks, 'f')).toBe('a\r\nB\r\nc');
   });
 
   it('tolerates trailing whitespace and typographic quotes in copied lines', () => {
-    const chunks = [{ oldLines: ['say(“hi”)  '], newLines: ['say("bye")'], endOfFile: false }];
+    const chunks = [{ lines: [{ op: '-' as const, text: 'say(“hi”)  ' }, { op: '+' as const, text: 'say("bye")' }], endOfFile: false }];
     expect(applyChunks('say("hi")\n', chunks, 'f')).toBe('say("bye")\n');
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
-import type { ToolInvokeResult } from '../../protocol/index.js';
+import type { ToolInvokeResult, WorkspaceService } from '../../protocol/index.js';
 import type { ToolDefinition } from '../../sdk/plugin-api.js';
 import { LocalWorkspace } from '../../plugins/sandbox-local/src/local-workspace.js';
 
@@ -30,9 +30,15 @@ export async function tempWorkspace(options: { maxReadBytes?: number } = {}): Pr
 }
 
 /** Call a tool in-process the way the SDK does: validate params with its schema, then run the handler. */
-export async function callTool(tool: ToolDefinition<any>, args: Record<string, unknown>, workspace: LocalWorkspace, signal: AbortSignal = new AbortController().signal): Promise<ToolInvokeResult> {
+export async function callTool(
+  tool: ToolDefinition<any>,
+  args: Record<string, unknown>,
+  workspace: WorkspaceService,
+  signal: AbortSignal = new AbortController().signal,
+  extra: Record<string, unknown> = {},
+): Promise<ToolInvokeResult> {
   const params = (tool.inputSchema as z.ZodType).parse(args);
-  const result = await tool.handler(params, { workspace, signal, progress: () => undefined } as never);
+  const result = await tool.handler(params, { workspace, signal, progress: () => undefined, ...extra } as never);
   return typeof result === 'string' ? { content: [{ type: 'text', text: result }] } : result;
 }
 

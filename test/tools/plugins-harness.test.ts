@@ -36,7 +36,10 @@ describe('fs and shell plugins through the SDK protocol harness', () => {
 
   it('rejects params that do not match the schema before the handler runs', async () => {
     harness = await createPluginTestHarness(fsPlugin, { workspace: withWireErrors(t.workspace) });
-    await expect(harness.callTool('write', { path: 'a.txt' })).rejects.toThrow(/content/);
+    const result = await harness.callTool('write', { path: 'new.txt' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^Error \[INVALID_PARAMS\]: Invalid arguments for write: content is required/);
+    await expect(harness.callTool('read', { path: 'new.txt' }).then(textOf)).resolves.toMatch(/NOT_FOUND/);
   });
 
   it('runs exec and a background run over the protocol', async () => {

@@ -1,5 +1,6 @@
 import { SandboxPathGuard } from '../../../sdk/sandbox/guard/path-guard.js';
 import type { GuardMount } from '../../../sdk/sandbox/guard/mount-table.js';
+import { protectMounts } from '../../../sdk/sandbox/guard/protect-mounts.js';
 import type { SandboxMount } from '../../../sdk/sandbox/mounts.js';
 import { ShellWorkspace, type ShellWorkspaceOptions } from '../../../sdk/sandbox/shell/shell-workspace.js';
 import type { DockerSandbox, DockerSandboxHandle } from './docker-sandbox.js';
@@ -21,7 +22,8 @@ export class DockerWorkspace extends ShellWorkspace {
 
   static async open(sandbox: DockerSandbox, ctx: SandboxSessionContext, options: ShellWorkspaceOptions = {}): Promise<DockerWorkspace> {
     const handle = await sandbox.ensureContainer(ctx);
-    const guard = await SandboxPathGuard.open(handle.shell, sandbox.options.config.docker.workdir, toGuardMounts(handle.plan.mounts));
+    const mounts = protectMounts(toGuardMounts(handle.plan.mounts), ctx.workspaceDir, options.protectedPaths);
+    const guard = await SandboxPathGuard.open(handle.shell, sandbox.options.config.docker.workdir, mounts, { allowHardLinks: options.allowHardLinks });
     return new DockerWorkspace(handle, guard, options);
   }
 

@@ -11,10 +11,12 @@ import { toSandboxError } from './engine-errors.js';
 
 export interface SelfTestReport { checks: Array<{ name: string; ok: boolean; detail: string }> }
 
-// Each probe prints one token; a write that succeeds where it must not is a failure.
+// Each probe prints one token, read from the kernel's own mount table inside the container
+// (a failed `touch` would also mean "no permission" for a non-root user, which proves nothing).
 const PROBE = [
-  'touch /.pincer-probe 2>/dev/null && echo root-writable || echo root-ro',
-  'touch "$1/skills/.pincer-probe" 2>/dev/null && echo skills-writable || echo skills-ro',
+  'ro() { grep -qE "^[^ ]+ $1 [^ ]+ ro[ ,]" /proc/mounts; }',
+  'ro / && echo root-ro || echo root-writable',
+  'ro "$1/skills" && echo skills-ro || echo skills-writable',
 ].join('\n');
 
 /**
@@ -33,7 +35,10 @@ export async function runDockerSelfTest(docker: Docker, config: ResolvedSandboxC
 
   const dir = mkdtempSync(join(tmpdir(), 'pincer-selftest-'));
   mkdirSync(join(dir, 'skills'));
-  const sandbox = new DockerSandbox({ config: { ...config, scope: 'session', workspaceAccess: 'rw' }, docker, registry: new MemorySandboxRegistry(), labels: { ...labels, 'pincer.selfTest': '1' } });
+  // The probe checks the engine, not the operator's binds (they are judged against the real
+  // workspace by the security validation); a throwaway workspace has none of their sources.
+  const probe = { ...config, scope: 'session' as const, workspaceAccess: 'rw' as const, docker: { ...config.docker, binds: [], setupCommand: undefined } };
+  const sandbox = new DockerSandbox({ config: probe, docker, registry: new MemorySandboxRegistry(), labels: { ...labels, 'pincer.selfTest': '1' } });
   try {
     const handle = await sandbox.ensureContainer({ sessionKey: `selftest-${process.pid}-${Date.now()}`, agentId: 'selftest', workspaceDir: dir });
     try {

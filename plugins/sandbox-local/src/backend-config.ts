@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { WorkspaceError } from '../../../sdk/fs-bridge/index.js';
+import { ProtectedPathSyntaxError, WorkspaceError, normalizeProtectedPaths } from '../../../sdk/fs-bridge/index.js';
 import type { LocalWorkspaceOptions } from './local-workspace.js';
 
 /** `sandbox/prepare` config the local backend accepts (all optional). */
@@ -17,6 +17,14 @@ export const LocalBackendConfig = z
   .strict();
 export type LocalBackendConfig = z.output<typeof LocalBackendConfig>;
 
+/** The `sandbox-local` plugin entry's `settings` (the operator's, all optional). */
+export const LocalBackendSettings = z
+  .object({
+    /** Read and write files with more than one hard link (refused with HARD_LINKED by default). */
+    allowHardLinks: z.boolean().optional(),
+  })
+  .strict();
+
 /** A host directory that a mapping may use: absolute and an existing directory. */
 async function assertHostDirectory(dir: string, what: string): Promise<string> {
   if (!path.isAbsolute(dir)) throw new WorkspaceError('PATH_NOT_ADMITTED', `${what} must be an absolute host path: ${dir}`, { path: dir });
@@ -28,8 +36,22 @@ async function assertHostDirectory(dir: string, what: string): Promise<string> {
 }
 
 /** Turn prepare params into LocalWorkspace options; the workspace defaults to the plugin's cwd (the embedded default). */
-export async function resolveLocalOptions(input: { workspaceDir?: string; readOnly?: boolean; config?: Record<string, unknown> }): Promise<LocalWorkspaceOptions> {
+export async function resolveLocalOptions(input: {
+  workspaceDir?: string;
+  readOnly?: boolean;
+  protectedPaths?: readonly string[];
+  config?: Record<string, unknown>;
+  settings?: Record<string, unknown>;
+}): Promise<LocalWorkspaceOptions> {
   const config = LocalBackendConfig.parse(input.config ?? {});
+  const settings = LocalBackendSettings.parse(input.settings ?? {});
+  let protectedPaths: string[];
+  try {
+    protectedPaths = normalizeProtectedPaths(input.protectedPaths ?? []);
+  } catch (error) {
+    if (error instanceof ProtectedPathSyntaxError) throw new WorkspaceError('PATH_NOT_ADMITTED', error.message, { cause: error });
+    throw error;
+  }
   const workspaceDir = await assertHostDirectory(input.workspaceDir ?? process.cwd(), 'workspaceDir');
   const readOnlyMounts = await Promise.all(
     config.readOnlyMounts.map(async (m) => ({ hostRoot: await assertHostDirectory(m.hostRoot, `mount ${m.containerRoot}`), containerRoot: m.containerRoot })),
@@ -38,6 +60,8 @@ export async function resolveLocalOptions(input: { workspaceDir?: string; readOn
     workspaceDir,
     readOnly: input.readOnly === true,
     readOnlyMounts,
+    protectedPaths,
+    allowHardLinks: settings.allowHardLinks === true,
     env: config.env,
     ...(config.maxReadBytes !== undefined ? { maxReadBytes: config.maxReadBytes } : {}),
     ...(config.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: config.defaultTimeoutMs } : {}),

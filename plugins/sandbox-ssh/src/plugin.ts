@@ -16,6 +16,8 @@ import type { SyncProgress } from './sync/sync-target.js';
 interface SshPluginSettings {
   ssh?: SshSettings;
   workspaceAccess?: WorkspaceAccess;
+  /** Read and write files with more than one hard link (refused with HARD_LINKED by default). */
+  allowHardLinks?: boolean;
 }
 interface PrepareConfig {
   agentId?: string;
@@ -59,7 +61,7 @@ export function createSshPlugin() {
       sessionKey: prep.sessionKey ?? params.session, agentId: prep.agentId ?? 'main', workspaceDir: params.workspaceDir,
       agentWorkspaceDir: prep.agentWorkspaceDir, workspaceAccess: resolveAccess(params, settings),
     }, {
-      signal: ctx.signal, protectedPaths: params.protectedPaths, log: ctx.log,
+      signal: ctx.signal, protectedPaths: params.protectedPaths, allowHardLinks: settings.allowHardLinks === true, log: ctx.log,
       onProgress: progressLogger(ctx, `${ssh.user}@${ssh.host} for ${params.workspaceDir}`),
     });
   }

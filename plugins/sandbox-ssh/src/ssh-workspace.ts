@@ -8,6 +8,7 @@ import { SANDBOX_AGENT_WORKSPACE_MOUNT, SANDBOX_WORKSPACE_MOUNT } from '../../..
 import { isSandboxError } from '../../../sdk/sandbox/errors.js';
 import type { GuardMount } from '../../../sdk/sandbox/guard/mount-table.js';
 import { SandboxPathGuard } from '../../../sdk/sandbox/guard/path-guard.js';
+import { protectMounts } from '../../../sdk/sandbox/guard/protect-mounts.js';
 import { resolveReadOnlySkillMounts, type WorkspaceAccess } from '../../../sdk/sandbox/mounts.js';
 import type { SandboxScope } from '../../../sdk/sandbox/naming.js';
 import { ShellWorkspace, type ShellWorkspaceOptions } from '../../../sdk/sandbox/shell/shell-workspace.js';
@@ -40,6 +41,8 @@ export interface SshWorkspaceOptions extends ShellWorkspaceOptions {
   onProgress?: (progress: SyncProgress) => void;
   /** Where sync states live; default the plugin's data directory. */
   dataDir?: string;
+  /** Read and write files with more than one hard link (refused with HARD_LINKED by default). */
+  allowHardLinks?: boolean;
 }
 
 /**
@@ -80,7 +83,10 @@ export class SshWorkspace extends ShellWorkspace {
       }
       for (const { copy } of handles) await copy.freshForSession(options.signal, settings.sync.waitMs);
       const shell = new SshShell(lease.connection);
-      const guard = await SandboxPathGuard.open(shell, SANDBOX_WORKSPACE_MOUNT, mountTable(ctx, access, agentDir, handles));
+      const mounts = mountTable(ctx, access, agentDir, handles);
+      // Each mount shows the host directory its copy was made from, protected paths included.
+      const protectedMounts = protectMounts(mounts.map((m) => m.mount), ctx.workspaceDir, options.protectedPaths, (m) => mounts.find((x) => x.mount === m)?.hostDir);
+      const guard = await SandboxPathGuard.open(shell, SANDBOX_WORKSPACE_MOUNT, protectedMounts, { allowHardLinks: options.allowHardLinks });
       return new SshWorkspace(lease.connection, guard, settings, access, lease, handles, () => detachers.forEach((d) => d()), options);
     } catch (error) {
       detachers.forEach((d) => d());
@@ -165,20 +171,20 @@ export class SshWorkspace extends ShellWorkspace {
 }
 
 /**
- * The guard's mounts, as docker's: the workspace at `/workspace` (writable only for `rw`),
+ * The guard's mounts (each with the host directory it shows), as docker's: the workspace at `/workspace` (writable only for `rw`),
  * a distinct agent workspace at `/agent` unless access is `none`, and the skill directories
  * read-only over a writable workspace, each pointing into the copy that holds it.
  */
-function mountTable(ctx: SshSessionContext, access: WorkspaceAccess, agentDir: string, handles: readonly CopyHandle[]): GuardMount[] {
+function mountTable(ctx: SshSessionContext, access: WorkspaceAccess, agentDir: string, handles: readonly CopyHandle[]): Array<{ mount: GuardMount; hostDir: string }> {
   const [workspace, agent] = handles;
-  const mounts: GuardMount[] = [{ path: SANDBOX_WORKSPACE_MOUNT, target: workspace!.copy.treeDir, writable: access === 'rw', source: 'workspace' }];
-  if (agent) mounts.push({ path: SANDBOX_AGENT_WORKSPACE_MOUNT, target: agent.copy.treeDir, writable: access === 'rw', source: 'agent' });
+  const mounts = [{ mount: { path: SANDBOX_WORKSPACE_MOUNT, target: workspace!.copy.treeDir, writable: access === 'rw', source: 'workspace' } as GuardMount, hostDir: workspace!.copy.target.hostDir }];
+  if (agent) mounts.push({ mount: { path: SANDBOX_AGENT_WORKSPACE_MOUNT, target: agent.copy.treeDir, writable: access === 'rw', source: 'agent' }, hostDir: agent.copy.target.hostDir });
   const skills = resolveReadOnlySkillMounts({ workspaceDir: ctx.workspaceDir, agentWorkspaceDir: agentDir, workdir: SANDBOX_WORKSPACE_MOUNT, workspaceAccess: access });
   for (const skill of skills) {
     const real = realpathSync(skill.hostPath);
     const holder = handles.find((h) => !relative(h.copy.target.hostDir, real).startsWith('..'));
     if (!holder) continue; // outside every copied directory: not visible remotely at all
-    mounts.push({ path: skill.containerPath, target: posix.join(holder.copy.treeDir, relative(holder.copy.target.hostDir, real).split('\\').join('/')), writable: false, source: 'skills' });
+    mounts.push({ mount: { path: skill.containerPath, target: posix.join(holder.copy.treeDir, relative(holder.copy.target.hostDir, real).split('\\').join('/')), writable: false, source: 'skills' }, hostDir: real });
   }
   return mounts;
 }

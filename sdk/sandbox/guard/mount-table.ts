@@ -13,10 +13,12 @@ export interface GuardMount {
   source: SandboxMountSource;
   /** Host directory behind the mount when this machine can see it (local docker engine). */
   hostRoot?: string;
+  /** Mount-relative paths no mutation may touch (`''`: the whole mount); see fs-bridge protected-paths. */
+  protectedPaths?: readonly string[];
 }
 
 // Equal-length roots: an operator bind beats the agent mount beats the workspace.
-const PRIORITY: Record<SandboxMountSource, number> = { bind: 3, skills: 2, agent: 1, workspace: 0 };
+export const PRIORITY: Record<SandboxMountSource, number> = { bind: 3, skills: 2, agent: 1, workspace: 0 };
 
 function inside(root: string, p: string): boolean {
   return root === '/' ? p.startsWith('/') : p === root || p.startsWith(`${root}/`);

@@ -1,55 +1,54 @@
 import { statSync } from 'node:fs';
+import { posix } from 'node:path';
+import { foldCase, pathSyntaxProblem } from '../../fs-bridge/index.js';
 import { SandboxError, throwIfCancelled } from '../errors.js';
 import { runShell } from '../shell/run.js';
-import type { SandboxShellBackend } from '../shell/types.js';
+import type { SandboxShellBackend, ShellRunResult } from '../shell/types.js';
 import { guardFailure } from './failure.js';
-import { findMount, normalizeSandboxPath, translate, type GuardMount } from './mount-table.js';
-import { CANON_SCRIPT, PRELUDE } from './scripts.js';
+import { PRIORITY, findMount, normalizeSandboxPath, translate, type GuardMount } from './mount-table.js';
+import { PIN_SCRIPT, SWEEP_SCRIPT } from './scripts.js';
 
-export interface GuardCheck {
-  /** Verb for messages: `read`, `write`, `remove`… */
-  action: string;
-  /** The operation mutates the target: a read-only mount refuses it. */
-  write: boolean;
-  /** Keep a final symlink literal (remove/rename act on the link, not its target). */
-  keepFinalSymlink?: boolean;
-  signal?: AbortSignal;
+export interface GuardOptions {
+  /** Read and write files with more than one hard link (refused with HARD_LINKED by default). */
+  allowHardLinks?: boolean;
 }
-
-/** A path that passed every check; the op script re-verifies `target` as it runs. */
-export interface GuardedPath {
-  input: string;
-  /** Canonical path in the namespace the model sees. */
-  path: string;
-  /** Canonical path where commands run. */
-  target: string;
-  mount: GuardMount;
-  /** The input itself was a symlink. */
-  isSymbolicLink: boolean;
-}
-
-const PIN_SCRIPT = `${PRELUDE}for m in "$@"; do canon "$m" 0; printf '%s\\0' "$C"; done`;
 
 /**
- * The fs-bridge path guard (SPEC §5.6), shared by every shell-backed sandbox:
- * lexical lookup → pinned host root → canonical path computed inside the sandbox →
- * lookup again → read-only check. Mutating scripts then re-walk the canonical path
- * themselves, immediately before they act.
+ * The fs-bridge path guard (SPEC §5.6), shared by every shell-backed sandbox. The host
+ * side does what needs no I/O in the sandbox: lexical mount lookup and the pinned host
+ * root. Everything else (canonical path, mount of the canonical path, read-only mounts,
+ * mount roots, protected paths) is decided by the operation's own script in the sandbox,
+ * in the same step that uses the path, from the tables this class hands it (`scriptArgs`).
  */
 export class SandboxPathGuard {
+  /** The first three arguments of every operation script (see guard/scripts.ts PRELUDE). */
+  readonly scriptArgs: readonly [string, string, string];
+
   private constructor(
-    private readonly shell: SandboxShellBackend,
     readonly workdir: string,
     private readonly mounts: readonly GuardMount[],
     /** Same mounts with `target` replaced by its canonical form in the sandbox. */
     private readonly pinned: readonly GuardMount[],
     private readonly hostPins: ReadonlyMap<GuardMount, { dev: number; ino: number }>,
-  ) {}
+    /** Protected paths where commands run, as written and canonicalized. */
+    protectedTargets: readonly string[],
+    options: GuardOptions,
+  ) {
+    const byDepth = [...pinned].sort((a, b) => b.target.length - a.target.length || PRIORITY[b.source] - PRIORITY[a.source]);
+    const table = [...new Set(protectedTargets.map(foldCase))];
+    this.scriptArgs = [options.allowHardLinks === true ? 'h' : '-', byDepth.map((m) => `${m.writable ? 'w' : 'r'}|${m.target}`).join('\n'), table.join('\n')];
+  }
 
-  /** Pins host roots (device+inode) and canonical mount targets once, when the sandbox opens. */
-  static async open(shell: SandboxShellBackend, workdir: string, mounts: readonly GuardMount[]): Promise<SandboxPathGuard> {
+  /**
+   * Pins host roots (device+inode) and canonical mount targets once, when the sandbox
+   * opens, and removes temp files a killed write left in the writable mounts.
+   */
+  static async open(shell: SandboxShellBackend, workdir: string, mounts: readonly GuardMount[], options: GuardOptions = {}): Promise<SandboxPathGuard> {
     const hostPins = new Map<GuardMount, { dev: number; ino: number }>();
     for (const m of mounts) {
+      if (/[\n\0]/.test(m.target) || /[\n\0]/.test((m.protectedPaths ?? []).join(''))) {
+        throw new SandboxError('CONFIG_INVALID', `Sandbox mount ${JSON.stringify(m.path)} has a target or protected path with a newline or NUL`);
+      }
       if (!m.hostRoot) continue;
       try {
         const s = statSync(m.hostRoot);
@@ -58,50 +57,63 @@ export class SandboxPathGuard {
         throw new SandboxError('BACKEND_UNAVAILABLE', `Sandbox mount source ${m.hostRoot} (for ${m.path}) cannot be opened on the host`, { cause });
       }
     }
-    const result = await runShell(shell, { script: PIN_SCRIPT, args: mounts.map((m) => m.target) });
+    const joined = (m: GuardMount) => (m.protectedPaths ?? []).map((p) => (p === '' ? m.target : posix.join(m.target, p)));
+    // One round trip canonicalizes the mount targets and the protected paths (a protected symlink protects its target).
+    const written = mounts.flatMap(joined);
+    const result = await runShell(shell, { script: PIN_SCRIPT, args: [...mounts.map((m) => m.target), ...written] });
     const failure = guardFailure(result, 'open', mounts.map((m) => m.path).join(', '));
     if (failure) throw failure;
     const canonical = result.stdout.toString('utf8').split('\0');
     const pinned = mounts.map((m, i) => ({ ...m, target: canonical[i] || m.target }));
-    return new SandboxPathGuard(shell, workdir, mounts, pinned, hostPins);
+    const protectedTargets = [...pinned.flatMap(joined), ...canonical.slice(mounts.length, mounts.length + written.length)];
+    const writable = pinned.filter((m) => m.writable).map((m) => m.target);
+    if (writable.length > 0) await runShell(shell, { script: SWEEP_SCRIPT, args: writable });
+    return new SandboxPathGuard(workdir, mounts, pinned, hostPins, protectedTargets, options);
   }
 
-  private escape(action: string, input: string): SandboxError {
-    return new SandboxError('PATH_OUTSIDE_MOUNT', `Sandbox path escapes allowed mounts; cannot ${action}: ${input}`, { data: { path: input, action } });
-  }
-
-  async resolve(input: string, check: GuardCheck): Promise<GuardedPath> {
-    throwIfCancelled(check.signal, `${check.action} ${input}`);
+  /**
+   * The host side of an admission: refuses what no file system can name, looks the mount up
+   * lexically and checks its pinned host root; returns the lexical path where commands run,
+   * for the operation script to resolve and judge.
+   */
+  target(input: string, action: string, signal?: AbortSignal): string {
+    throwIfCancelled(signal, `${action} ${input}`);
+    const problem = pathSyntaxProblem(input);
+    if (problem !== null) throw new SandboxError('PATH_NOT_ADMITTED', `Sandbox ${action} refused: ${problem}`, { data: { path: input, action } });
     const lexical = normalizeSandboxPath(input, this.workdir);
     const mount = findMount(this.mounts, lexical, 'path');
-    if (!mount) throw this.escape(check.action, input);
+    if (!mount) throw new SandboxError('PATH_OUTSIDE_MOUNT', `Sandbox path escapes allowed mounts; cannot ${action}: ${input}`, { data: { path: input, action } });
     const pin = this.hostPins.get(mount);
     if (pin && mount.hostRoot) {
       let now: { dev: number; ino: number } | undefined;
       try { now = statSync(mount.hostRoot); } catch { now = undefined; }
       if (!now || now.dev !== pin.dev || now.ino !== pin.ino) {
-        throw new SandboxError('PATH_NOT_ADMITTED', `Sandbox boundary checks failed; cannot ${check.action}: ${input} (host directory ${mount.hostRoot} behind ${mount.path} was replaced since the sandbox opened)`);
+        throw new SandboxError('PATH_NOT_ADMITTED', `Sandbox boundary checks failed; cannot ${action}: ${input} (host directory ${mount.hostRoot} behind ${mount.path} was replaced since the sandbox opened)`);
       }
     }
-    const result = await runShell(this.shell, { script: CANON_SCRIPT, args: [translate(mount, lexical, 'path'), check.keepFinalSymlink ? '1' : '0'], signal: check.signal });
-    const failure = guardFailure(result, check.action, input);
-    if (failure) throw failure;
-    const out = result.stdout.toString('utf8');
-    const bar = out.indexOf('|');
-    const target = out.slice(bar + 1);
-    if (bar !== 1 || !target.startsWith('/')) {
-      throw new SandboxError('IO_ERROR', `Failed to resolve canonical sandbox path: ${input}`);
-    }
-    const canonicalMount = findMount(this.pinned, target, 'target');
-    if (!canonicalMount) throw this.escape(check.action, `${input} (resolves to ${target})`);
-    if (check.write && !canonicalMount.writable) {
-      throw new SandboxError('READ_ONLY_MOUNT', `Sandbox path is read-only; cannot ${check.action}: ${input} (mount ${canonicalMount.path} is read-only)`, { data: { path: input, mount: canonicalMount.path } });
-    }
-    return { input, path: translate(canonicalMount, target, 'target'), target, mount: canonicalMount, isSymbolicLink: out[0] === '1' };
+    return translate(mount, lexical, 'path');
   }
 
-  /** The canonical target of a mount root, for refusing operations on the root itself. */
-  isMountRoot(guarded: GuardedPath): boolean {
-    return this.pinned.some((m) => m.target === guarded.target);
+  /** The model-facing path of a canonical target an operation script reported. */
+  namespacePath(target: string): string {
+    const mount = findMount(this.pinned, target, 'target');
+    return mount ? translate(mount, target, 'target') : target;
+  }
+
+  /** The typed error of a failed operation script, or null when it succeeded. */
+  failure(result: ShellRunResult, action: string, input: string): SandboxError | null {
+    return guardFailure(result, action, input, { show: (target) => this.namespacePath(target), lexical: normalizeSandboxPath(input, this.workdir) });
+  }
+
+  /**
+   * A path as commands see it (inside a mount's target: what `pwd` prints over ssh) in the
+   * namespace the model sees; a namespace path or anything else is returned unchanged. Only a
+   * lexical translation: `resolve` then judges the result like any other path.
+   */
+  fromTargetPath(input: string): string {
+    const p = normalizeSandboxPath(input, this.workdir);
+    if (!input.startsWith('/') || findMount(this.mounts, p, 'path')) return input;
+    const mount = findMount(this.pinned, p, 'target') ?? findMount(this.mounts, p, 'target');
+    return mount ? translate(mount, p, 'target') : input;
   }
 }

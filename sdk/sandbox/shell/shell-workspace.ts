@@ -1,15 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import type {
   WorkspaceDirEntry, WorkspaceExecOptions, WorkspaceExecResult, WorkspaceReadOptions, WorkspaceReadResult,
   WorkspaceService, WorkspaceStat, WorkspaceWriteOptions,
 } from '../../../protocol/v1/workspace-types.js';
-import { DEFAULT_MAX_READ_BYTES } from '../constants.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_READ_BYTES } from '../constants.js';
 import { SandboxError } from '../errors.js';
-import { guardFailure } from '../guard/failure.js';
-import type { GuardCheck, GuardedPath, SandboxPathGuard } from '../guard/path-guard.js';
+import type { SandboxPathGuard } from '../guard/path-guard.js';
 import * as S from './file-scripts.js';
-import { envExports } from './quote.js';
+import { shellExec } from './exec.js';
+import { toExecResult, type ExecOutcome } from './exec-outcome.js';
 import { runShell } from './run.js';
-import { parseDirectoryListing, parseStatLine } from './stat-parse.js';
+import { OutputTranscript } from './transcript.js';
+import { parseDirectoryListing, parseStatLine, takeFields } from './stat-parse.js';
 import type { SandboxShellBackend, ShellRunRequest } from './types.js';
 
 export interface ShellWorkspaceOptions {
@@ -17,12 +19,23 @@ export interface ShellWorkspaceOptions {
   env?: Record<string, string>;
   timeoutMs?: number;
   maxOutputBytes?: number;
+  /** Workspace-relative paths no file operation may change (PROTECTED_PATH); used where the guard is opened. */
+  protectedPaths?: readonly string[];
+  /** Read and write files with more than one hard link (HARD_LINKED otherwise); used where the guard is opened. */
+  allowHardLinks?: boolean;
+}
+
+/** The header every file script prints first: whether the input was a link, and its canonical target. */
+interface Resolved {
+  isSymbolicLink: boolean;
+  target: string;
 }
 
 /**
- * `WorkspaceService` over any sandbox that can run `sh`: every path goes through the
- * guard, every operation runs inside the sandbox. Docker and SSH both use this class, so
- * the same calls give the same results on both.
+ * `WorkspaceService` over any sandbox that can run `sh`: each operation is one script that
+ * resolves, judges (guard tables) and uses its path in the same remote step, so a swap
+ * between a check and a use has no second command to hide in. Docker and SSH both use
+ * this class, so the same calls give the same results on both.
  */
 export class ShellWorkspace implements WorkspaceService {
   constructor(
@@ -31,96 +44,76 @@ export class ShellWorkspace implements WorkspaceService {
     protected readonly options: ShellWorkspaceOptions = {},
   ) {}
 
-  protected async op(script: string, args: string[], action: string, path: string, extra: Partial<ShellRunRequest> = {}) {
-    const result = await runShell(this.shell, { script, args, ...extra });
-    const failure = guardFailure(result, action, path);
+  /** Runs an operation script on guarded targets; returns the headers and the rest of stdout. */
+  protected async op(script: string, inputs: readonly string[], args: string[], action: string, extra: Partial<ShellRunRequest> = {}) {
+    const targets = inputs.map((input) => this.guard.target(input, action, extra.signal));
+    const result = await runShell(this.shell, { script, args: [...this.guard.scriptArgs, ...targets, ...args], ...extra });
+    const failure = this.guard.failure(result, action, inputs.join(' -> '));
     if (failure) throw failure;
-    return result;
-  }
-
-  private check(path: string, c: GuardCheck): Promise<GuardedPath> {
-    return this.guard.resolve(path, c);
-  }
-
-  private refuseRoot(g: GuardedPath, action: string): void {
-    if (this.guard.isMountRoot(g)) throw new SandboxError('PATH_NOT_ADMITTED', `Sandbox refuses to ${action} a mount root: ${g.input}`);
+    const { fields, rest } = takeFields(result.stdout, inputs.length);
+    const resolved: Resolved[] = fields.map((f) => ({ isSymbolicLink: f[0] === '1', target: f.slice(2) }));
+    return { resolved, rest };
   }
 
   async read(path: string, options: WorkspaceReadOptions = {}, signal?: AbortSignal): Promise<WorkspaceReadResult> {
-    const g = await this.check(path, { action: 'read', write: false, signal });
-    if (options.expectedPolicyPath !== undefined && options.expectedPolicyPath !== g.path) {
-      throw new SandboxError('POLICY_PATH_MISMATCH', `Sandbox read refused: ${path} now names ${g.path}, not ${options.expectedPolicyPath}`);
-    }
     const max = options.maxBytes ?? DEFAULT_MAX_READ_BYTES;
-    const r = await this.op(S.READ_SCRIPT, [g.target, String(max)], 'read', path, { maxOutputBytes: max + 65_536, signal });
-    if (r.stdout.length > max) throw new SandboxError('FILE_TOO_LARGE', `Sandbox read refused: ${path} grew past ${max} bytes while being read`);
+    const { resolved, rest } = await this.op(S.READ_SCRIPT, [path], [String(max)], 'read', { maxOutputBytes: max + 65_536, signal });
+    const canonical = this.guard.namespacePath(resolved[0].target);
+    // Checked after the read, on the target the script opened: a policy path is compared with what was read.
+    if (options.expectedPolicyPath !== undefined && options.expectedPolicyPath !== canonical) {
+      throw new SandboxError('POLICY_PATH_MISMATCH', `Sandbox read refused: ${path} now names ${canonical}, not ${options.expectedPolicyPath}`, { data: { path } });
+    }
+    const { fields, rest: data } = takeFields(rest, 1);
+    if (data.length > max) throw new SandboxError('FILE_TOO_LARGE', `Sandbox read refused: ${path} grew past ${max} bytes while being read`, { data: { path } });
     const encoding = options.encoding ?? 'utf8';
-    return { path: g.path, content: r.stdout.toString(encoding), encoding, size: r.stdout.length };
+    return { path: canonical, content: data.toString(encoding), encoding, size: data.length, version: parseStatLine(fields[0]).version };
   }
 
   async write(path: string, content: string, options: WorkspaceWriteOptions = {}, signal?: AbortSignal): Promise<{ path: string; bytes: number }> {
-    const g = await this.check(path, { action: 'write', write: true, signal });
     const data = Buffer.from(content, options.encoding ?? 'utf8');
-    const r = await this.op(S.WRITE_SCRIPT, [g.target, options.mkdirs ? '1' : '0', options.append ? '1' : '0'], 'write', path, { stdin: data, signal });
-    return { path: g.path, bytes: Number(r.stdout.toString().trim()) || data.length };
+    const args = [
+      options.mkdirs ? '1' : '0',
+      options.append ? '1' : '0',
+      String(data.length),
+      options.mode === undefined ? '' : (options.mode & 0o777).toString(8),
+      options.expectVersion ?? '',
+      options.createOnly ? '1' : '0',
+      randomBytes(6).toString('hex'), // the temp name: unguessable before the script creates it
+    ];
+    const { resolved, rest } = await this.op(S.WRITE_SCRIPT, [path], args, 'write', { stdin: data, signal });
+    return { path: this.guard.namespacePath(resolved[0].target), bytes: Number(rest.toString().trim()) || data.length };
   }
 
   async stat(path: string, signal?: AbortSignal): Promise<WorkspaceStat> {
-    const g = await this.check(path, { action: 'stat', write: false, signal });
-    const r = await this.op(S.STAT_SCRIPT, [g.target], 'stat', path, { signal });
-    return { path: g.path, ...parseStatLine(r.stdout.toString('utf8').trim()), isSymbolicLink: g.isSymbolicLink };
+    const { resolved, rest } = await this.op(S.STAT_SCRIPT, [path], [], 'stat', { signal });
+    const { isSymbolicLink, target } = resolved[0];
+    return { path: this.guard.namespacePath(target), ...parseStatLine(rest.toString('utf8').trim()), isSymbolicLink };
   }
 
   async readDirectory(path: string, signal?: AbortSignal): Promise<WorkspaceDirEntry[]> {
-    const g = await this.check(path, { action: 'list', write: false, signal });
-    const r = await this.op(S.LIST_SCRIPT, [g.target], 'list', path, { signal, maxOutputBytes: 64 * 1024 * 1024 });
-    return parseDirectoryListing(r.stdout.toString('utf8'));
+    const { rest } = await this.op(S.LIST_SCRIPT, [path], [], 'list', { signal, maxOutputBytes: 64 * 1024 * 1024 });
+    return parseDirectoryListing(rest.toString('utf8'));
   }
 
   async mkdir(path: string, options: { recursive?: boolean } = {}, signal?: AbortSignal): Promise<void> {
-    const g = await this.check(path, { action: 'mkdir', write: true, signal });
-    await this.op(S.MKDIR_SCRIPT, [g.target, options.recursive ? '1' : '0'], 'mkdir', path, { signal });
+    await this.op(S.MKDIR_SCRIPT, [path], [options.recursive ? '1' : '0'], 'mkdir', { signal });
   }
 
   async remove(path: string, options: { recursive?: boolean } = {}, signal?: AbortSignal): Promise<void> {
-    const g = await this.check(path, { action: 'remove', write: true, keepFinalSymlink: true, signal });
-    this.refuseRoot(g, 'remove');
-    await this.op(S.REMOVE_SCRIPT, [g.target, options.recursive ? '1' : '0'], 'remove', path, { signal });
+    await this.op(S.REMOVE_SCRIPT, [path], [options.recursive ? '1' : '0'], 'remove', { signal });
   }
 
   async rename(from: string, to: string, signal?: AbortSignal): Promise<void> {
-    const a = await this.check(from, { action: 'rename', write: true, keepFinalSymlink: true, signal });
-    const b = await this.check(to, { action: 'rename', write: true, keepFinalSymlink: true, signal });
-    this.refuseRoot(a, 'rename');
-    this.refuseRoot(b, 'rename onto');
-    await this.op(S.RENAME_SCRIPT, [a.target, b.target], 'rename', `${from} -> ${to}`, { signal });
+    await this.op(S.RENAME_SCRIPT, [from, to], [], 'rename', { signal });
+  }
+
+  /** Runs a command into a transcript: what `exec` and detached runs share. */
+  execInto(command: string, options: WorkspaceExecOptions, signal: AbortSignal | undefined, transcript: OutputTranscript): Promise<ExecOutcome> {
+    return shellExec(this.shell, this.guard, this.options, command, options, signal, transcript);
   }
 
   async exec(command: string, options: WorkspaceExecOptions = {}, signal?: AbortSignal): Promise<WorkspaceExecResult> {
-    const cwd = await this.check(options.cwd ?? this.guard.workdir, { action: 'exec in', write: false, signal });
-    const script = `${S.EXEC_SCRIPT_HEAD}${envExports({ ...this.options.env, ...options.env })}\n${S.EXEC_SCRIPT_TAIL}\n`;
-    const r = await runShell(this.shell, {
-      script,
-      args: [cwd.target, command],
-      stdin: Buffer.from(options.stdin ?? ''),
-      timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
-      maxOutputBytes: options.maxOutputBytes ?? this.options.maxOutputBytes,
-      signal,
-      killable: true,
-    });
-    // Before the pid marker, a failure is the wrapper's (cwd vanished or was swapped).
-    if (!r.started && !r.timedOut) {
-      const failure = guardFailure(r, 'exec in', cwd.input);
-      if (failure) throw failure;
-    }
-    return {
-      exitCode: r.exitCode,
-      signal: r.timedOut ? 'SIGKILL' : null,
-      stdout: r.stdout.toString('utf8'),
-      stderr: r.stderr.toString('utf8'),
-      timedOut: r.timedOut,
-      truncated: r.truncated,
-      durationMs: r.durationMs,
-    };
+    const transcript = new OutputTranscript(options.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+    return toExecResult(await this.execInto(command, options, signal, transcript), transcript);
   }
 }

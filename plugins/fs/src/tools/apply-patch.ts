@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { defineTool } from '../../../../sdk/plugin-api.js';
+import { explainWorkspaceError, WORKSPACE_ERROR_HINTS } from '../../../../sdk/fs-bridge/index.js';
+import { defaultJournalStore } from '../journal/default-store.js';
+import { assertWellFormed } from '../text/utf8.js';
 import { PatchConflictError } from './patch-chunks.js';
+import { commitPlan, PatchCommitError } from './patch-commit.js';
 import { parsePatch, PatchParseError } from './patch-parse.js';
-import { commitPlan, planPatch, type PlannedChange } from './patch-plan.js';
-import { explainWorkspaceError } from '../../../../sdk/fs-bridge/index.js';
+import { planPatch, type PlannedChange } from './patch-plan.js';
 import { explained, fail, FsToolError, ok, type FsToolContext } from './results.js';
 
 export const ApplyPatchParams = z.object({
@@ -22,17 +25,32 @@ function summarize(change: PlannedChange): string {
   return `M ${change.path}`;
 }
 
-/** A write failed mid-way: say whether the undo restored everything, which is the promise of this tool. */
-function commitFailure(error: unknown) {
-  const why = explainWorkspaceError(error);
-  if (why === undefined) throw error;
-  const { rolledBack, notRestored = [] } = error as { rolledBack?: boolean; notRestored?: string[] };
-  const outcome = rolledBack === true ? 'The changes already made were undone; no file changed.' : `Could not restore: ${notRestored.join(', ')}.`;
-  return fail(why.code, `${why.message}. ${outcome}`, why.hint, { rolledBack: rolledBack === true, notRestored });
+/**
+ * A write failed mid-way: say exactly what the undo restored, which is the promise of this
+ * tool. A failure without a workspace code (the backend crashed) is reported the same way;
+ * a cancellation stays a cancellation.
+ */
+function commitFailure(error: PatchCommitError, signal: AbortSignal) {
+  const why = explainWorkspaceError(error.cause);
+  if (why === undefined && signal.aborted) throw error.cause;
+  const { notRestored, retrying } = error;
+  const listed = notRestored.map((n) => `${n.path} (${n.reason})`).join('; ');
+  const outcome = [
+    notRestored.length === 0 && retrying === undefined ? 'The changes already made were undone; no file changed.' : '',
+    notRestored.length > 0 ? `Could not restore: ${listed}.` : '',
+    retrying !== undefined ? `The undo could not finish yet (${retrying}); it is retried before the next file operation of this session.` : '',
+  ].filter(Boolean);
+  const code = why?.code ?? 'IO_ERROR';
+  return fail(code, `${why?.message ?? error.message}. ${outcome.join(' ')}`, why?.hint ?? WORKSPACE_ERROR_HINTS.IO_ERROR, {
+    rolledBack: notRestored.length === 0 && retrying === undefined,
+    notRestored,
+    ...(retrying !== undefined ? { retrying } : {}),
+  });
 }
 
 export async function runApplyPatch(params: z.output<typeof ApplyPatchParams>, ctx: FsToolContext) {
   return explained({}, async () => {
+    assertWellFormed(params.input, 'input');
     let plan: PlannedChange[];
     try {
       plan = await planPatch(parsePatch(params.input), ctx.workspace, ctx.signal);
@@ -43,12 +61,17 @@ export async function runApplyPatch(params: z.output<typeof ApplyPatchParams>, c
     }
     ctx.progress?.({ message: `applying ${plan.length} file change(s)` });
     try {
-      await commitPlan(plan, ctx.workspace, ctx.signal);
+      await commitPlan(plan, ctx.workspace, ctx.signal, {
+        journals: () => ctx.journals ?? defaultJournalStore(),
+        session: ctx.call?.sessionKey ?? '',
+        // Each landed change is progress: a long patch keeps its call alive.
+        progress: (done, total) => ctx.progress?.({ message: `applied ${done}/${total}`, progress: done, total }),
+      });
     } catch (error) {
-      return commitFailure(error);
+      if (error instanceof PatchCommitError) return commitFailure(error, ctx.signal);
+      throw error;
     }
-    const lines = plan.map(summarize);
-    return ok(`Applied patch:\n${lines.join('\n')}`, {
+    return ok(`Applied patch:\n${plan.map(summarize).join('\n')}`, {
       changes: plan.map((c) => ({ op: c.op, path: c.path, ...(c.op === 'move' ? { newPath: c.newPath } : {}) })),
     });
   });

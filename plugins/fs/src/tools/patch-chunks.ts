@@ -1,4 +1,5 @@
-import type { UpdateChunk } from './patch-parse.js';
+import { BOM, dominantEol, joinLines, splitLines, type Line } from '../text/line-endings.js';
+import type { DiffLine, UpdateChunk } from './patch-parse.js';
 
 export class PatchConflictError extends Error {
   override readonly name = 'PatchConflictError';
@@ -36,45 +37,82 @@ export function seekLines(lines: readonly string[], pattern: readonly string[], 
   return -1;
 }
 
+const oldSide = (ops: readonly DiffLine[]): string[] => ops.filter((o) => o.op !== '+').map((o) => o.text);
+
+/** A trailing blank line in the hunk is often just the patch's own line break: drop the last kept/removed line if it is blank. */
+function withoutTrailingBlank(ops: readonly DiffLine[]): DiffLine[] | undefined {
+  for (let i = ops.length - 1; i >= 0; i -= 1) {
+    const op = ops[i] as DiffLine;
+    if (op.op === '+') continue;
+    return op.text === '' ? [...ops.slice(0, i), ...ops.slice(i + 1)] : undefined;
+  }
+  return undefined;
+}
+
 /**
- * Apply update chunks to a file's text, in order, each searched after the previous
- * one. Line endings (LF or CRLF) and the presence of a final newline are kept.
+ * Replace the lines at `start` by the chunk. Kept lines stay the file's own (text and
+ * ending); an added line takes the ending of the removed line it stands in for (the n-th
+ * added after a run of removed ones takes the n-th one's), else the file's convention `eol`.
+ */
+function spliceChunk(lines: Line[], start: number, ops: readonly DiffLine[], eol: Line['eol']): void {
+  const replaced: Line[] = [];
+  let removedEnds: Line['eol'][] = [];
+  let k = start;
+  for (const op of ops) {
+    if (op.op === ' ') {
+      replaced.push(lines[k++] as Line);
+      removedEnds = [];
+    } else if (op.op === '-') removedEnds.push((lines[k++] as Line).eol);
+    else replaced.push({ text: op.text, eol: removedEnds.shift() ?? eol });
+  }
+  lines.splice(start, k - start, ...replaced);
+}
+
+/**
+ * Apply update chunks to a file's text, in order, each searched after the previous one.
+ * Every byte the patch does not change is kept: each line's own ending (LF or CRLF, mixed
+ * files stay mixed), the text of context lines that matched only tolerantly, a BOM, and the
+ * presence or absence of a final newline. A replacing line keeps the ending of the line it
+ * replaces; other added lines follow the file's dominant ending.
  * Throws PatchConflictError naming the lines that could not be found.
  */
 export function applyChunks(content: string, chunks: readonly UpdateChunk[], path: string): string {
-  const eol = content.includes('\r\n') ? '\r\n' : '\n';
-  const lines = content.split(/\r?\n/);
-  const finalNewline = lines[lines.length - 1] === '';
-  if (finalNewline) lines.pop();
-  const edits: { start: number; remove: number; insert: string[] }[] = [];
+  const bom = content.startsWith(BOM) ? BOM : '';
+  const lines = splitLines(content.slice(bom.length));
+  const texts = lines.map((l) => l.text);
+  const eol = dominantEol(lines);
+  const finalNewline = lines.length === 0 || (lines[lines.length - 1] as Line).eol !== '';
+  const edits: { start: number; order: number; ops: readonly DiffLine[] }[] = [];
   let cursor = 0;
   for (const chunk of chunks) {
     if (chunk.context !== undefined) {
-      const at = seekLines(lines, [chunk.context], cursor, false);
+      const at = seekLines(texts, [chunk.context], cursor, false);
       if (at === -1) throw new PatchConflictError(`Could not find the context line '${chunk.context}' in ${path}`);
       cursor = at + 1;
     }
-    if (chunk.oldLines.length === 0) {
+    let ops: readonly DiffLine[] = chunk.lines;
+    if (oldSide(ops).length === 0) {
       const at = chunk.context !== undefined && !chunk.endOfFile ? cursor : lines.length;
-      edits.push({ start: at, remove: 0, insert: chunk.newLines });
+      edits.push({ start: at, order: edits.length, ops });
       cursor = at;
       continue;
     }
-    let oldLines = chunk.oldLines;
-    let newLines = chunk.newLines;
-    let at = seekLines(lines, oldLines, cursor, chunk.endOfFile);
-    // A trailing blank line in the hunk is often just the patch's own line break.
-    if (at === -1 && oldLines[oldLines.length - 1] === '') {
-      oldLines = oldLines.slice(0, -1);
-      if (newLines[newLines.length - 1] === '') newLines = newLines.slice(0, -1);
-      at = seekLines(lines, oldLines, cursor, chunk.endOfFile);
+    let at = seekLines(texts, oldSide(ops), cursor, chunk.endOfFile);
+    const trimmed = at === -1 ? withoutTrailingBlank(ops) : undefined;
+    if (trimmed !== undefined) {
+      ops = trimmed;
+      at = seekLines(texts, oldSide(ops), cursor, chunk.endOfFile);
     }
-    if (at === -1) throw new PatchConflictError(`Could not find these lines in ${path}:\n${chunk.oldLines.join('\n')}`);
-    edits.push({ start: at, remove: oldLines.length, insert: newLines });
-    cursor = at + oldLines.length;
+    if (at === -1) throw new PatchConflictError(`Could not find these lines in ${path}:\n${oldSide(chunk.lines).join('\n')}`);
+    edits.push({ start: at, order: edits.length, ops });
+    cursor = at + oldSide(ops).length;
   }
-  // Apply from the bottom so earlier indexes stay valid.
-  for (const edit of edits.sort((a, b) => b.start - a.start)) lines.splice(edit.start, edit.remove, ...edit.insert);
-  const body = lines.join(eol);
-  return finalNewline || content === '' ? `${body}${lines.length > 0 ? eol : ''}` : body;
+  // From the bottom so earlier indexes stay valid; at one index, the later chunk first so the earlier lands above it.
+  for (const edit of edits.sort((a, b) => b.start - a.start || b.order - a.order)) spliceChunk(lines, edit.start, edit.ops, eol);
+  lines.forEach((line, i) => {
+    if (i < lines.length - 1 && line.eol === '') line.eol = eol;
+  });
+  const last = lines[lines.length - 1];
+  if (last !== undefined) last.eol = finalNewline ? (last.eol === '' ? eol : last.eol) : '';
+  return bom + joinLines(lines);
 }

@@ -11,11 +11,16 @@
  *   *** End of File           (optional: the chunk must match at the end)
  *   *** End Patch
  */
+/** One line of a chunk: kept (' '), removed ('-') or added ('+'). */
+export interface DiffLine {
+  op: ' ' | '-' | '+';
+  text: string;
+}
+
 export interface UpdateChunk {
   /** A line that must precede the chunk (from "@@ <line>"). */
   context?: string;
-  oldLines: string[];
-  newLines: string[];
+  lines: DiffLine[];
   endOfFile: boolean;
 }
 
@@ -94,7 +99,7 @@ function isChunkLine(lines: string[], i: number, last: number): boolean {
 
 function parseChunk(lines: string[], start: number, last: number, chunks: UpdateChunk[]): number {
   let i = start;
-  const chunk: UpdateChunk = { oldLines: [], newLines: [], endOfFile: false };
+  const chunk: UpdateChunk = { lines: [], endOfFile: false };
   const first = lines[i] as string;
   if (first === '@@' || first.startsWith('@@ ')) {
     const context = first.slice(3);
@@ -114,11 +119,7 @@ function parseChunk(lines: string[], start: number, last: number, chunks: Update
     if (line.startsWith('@@') || line.startsWith('***')) break;
     const marker = line[0];
     const text = line.slice(1);
-    if (marker === undefined || marker === ' ') {
-      chunk.oldLines.push(text);
-      chunk.newLines.push(text);
-    } else if (marker === '-') chunk.oldLines.push(text);
-    else if (marker === '+') chunk.newLines.push(text);
+    if (marker === undefined || marker === ' ' || marker === '-' || marker === '+') chunk.lines.push({ op: marker ?? ' ', text });
     else throw new PatchParseError(`Line ${i + 1}: '${line}' must start with ' ' (context), '-' (removed) or '+' (added)`);
     body += 1;
   }

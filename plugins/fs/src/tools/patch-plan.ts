@@ -1,106 +1,105 @@
+import path from 'node:path';
 import type { WorkspaceService } from '../../../../protocol/index.js';
 import { workspaceErrorCodeOf } from '../../../../sdk/fs-bridge/index.js';
 import { applyChunks, PatchConflictError } from './patch-chunks.js';
 import type { PatchHunk } from './patch-parse.js';
-import { READ_MAX_BYTES } from './read.js';
-import { looksBinary } from './text.js';
+import { FsToolError } from './results.js';
+import { readForRewrite } from './rewrite-source.js';
 
-/** One validated file change, with what is needed to undo it. */
+/**
+ * One validated file change. `target`/`newTarget` are canonical workspace paths (after
+ * symlink resolution): the writes go there, and "one file touched twice" is judged on them.
+ */
 export type PlannedChange =
-  | { op: 'add'; path: string; after: string }
-  | { op: 'update'; path: string; before: string; after: string }
-  | { op: 'move'; path: string; newPath: string; before: string; after: string }
-  | { op: 'delete'; path: string; beforeBase64: string };
+  | { op: 'add'; path: string; target: string; after: string; createdDirs: string[] }
+  | { op: 'update'; path: string; target: string; version?: string; before: Buffer; after: string }
+  | { op: 'move'; path: string; target: string; version?: string; mode?: number; newPath: string; newTarget: string; after: string; createdDirs: string[] }
+  | { op: 'delete'; path: string; target: string; version?: string };
 
-async function exists(workspace: WorkspaceService, path: string, signal: AbortSignal): Promise<boolean> {
-  try {
-    await workspace.stat(path, signal);
-    return true;
-  } catch (error) {
-    if (workspaceErrorCodeOf(error) === 'NOT_FOUND') return false;
-    throw error;
+const notFound = (error: unknown): boolean => workspaceErrorCodeOf(error) === 'NOT_FOUND';
+
+/** Most bytes of existing files one patch may rewrite: all of them are held in memory, and in the journal. */
+export const PATCH_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Canonical path of a file that must not exist yet, and the directories writing it will
+ * create: the nearest existing ancestor is resolved by the backend, the rest appended.
+ */
+async function resolveNew(workspace: WorkspaceService, input: string, exists: string, signal: AbortSignal): Promise<{ target: string; createdDirs: string[] }> {
+  const missing: string[] = [];
+  for (let at = path.posix.normalize(input); ; at = path.posix.dirname(at)) {
+    try {
+      const stat = await workspace.stat(at, signal);
+      if (missing.length === 0) throw new PatchConflictError(exists);
+      if (!stat.isDirectory) throw new PatchConflictError(`Cannot create ${input}: ${at} is not a directory`);
+      // A missing directory that is a name already is a dangling symlink: creating through it (and removing it on undo) would change the link.
+      if (missing.length > 1 && (await workspace.readDirectory(stat.path, signal)).some((e) => e.name === missing[0])) {
+        throw new PatchConflictError(`Cannot create ${input}: ${path.posix.join(at, missing[0] as string)} is a symbolic link to nothing`);
+      }
+      const createdDirs = missing.slice(1).map((_, i) => path.posix.join(stat.path, ...missing.slice(0, i + 1)));
+      return { target: path.posix.join(stat.path, ...missing), createdDirs };
+    } catch (error) {
+      if (!notFound(error) || path.posix.dirname(at) === at) throw error;
+      missing.unshift(path.posix.basename(at));
+    }
   }
 }
 
-async function readText(workspace: WorkspaceService, path: string, signal: AbortSignal): Promise<string> {
-  const file = await workspace.read(path, { maxBytes: READ_MAX_BYTES }, signal);
-  if (looksBinary(file.content)) throw new PatchConflictError(`${path} is a binary file; apply_patch updates text files only`);
-  return file.content;
+/** Canonical path of an entry to delete (its directory resolved, the name itself kept: a symlink is deleted, not its target). */
+async function resolveExisting(workspace: WorkspaceService, input: string, signal: AbortSignal): Promise<{ target: string; version?: string }> {
+  const dir = await workspace.stat(path.posix.dirname(input), signal);
+  const name = path.posix.basename(input);
+  const entry = (await workspace.readDirectory(dir.path, signal)).find((e) => e.name === name);
+  if (entry === undefined) throw new PatchConflictError(`Cannot delete ${input}: it does not exist`);
+  if (entry.isDirectory === true) throw new PatchConflictError(`Cannot delete ${input}: it is a directory; apply_patch deletes files`);
+  const target = path.posix.join(dir.path, name);
+  return { target, version: entry.isFile === true ? (await workspace.stat(target, signal)).version : undefined };
 }
 
 /**
- * Validate EVERY hunk against the workspace before anything is written: targets of
- * adds and moves must not exist, deleted and updated files must, and every chunk
- * must match. The result is the complete list of writes; nothing has changed yet.
+ * Validate EVERY hunk against the workspace before anything is written: targets of adds and
+ * moves must not exist, deleted and updated files must, every chunk must match, and no file
+ * may be named twice (by any spelling: `a.txt`, `./a.txt`, a symlink to it). The result is
+ * the complete list of writes; nothing has changed yet.
  */
 export async function planPatch(hunks: readonly PatchHunk[], workspace: WorkspaceService, signal: AbortSignal): Promise<PlannedChange[]> {
-  const touched = new Set<string>();
-  const claim = (path: string) => {
-    if (touched.has(path)) throw new PatchConflictError(`${path} appears more than once in the patch; combine its changes into one hunk`);
-    touched.add(path);
+  const claimed = new Map<string, string>();
+  const claim = (target: string, input: string): void => {
+    const first = claimed.get(target);
+    if (first === input) throw new PatchConflictError(`${input} appears more than once in the patch; combine its changes into one hunk`);
+    if (first !== undefined) throw new PatchConflictError(`${first} and ${input} are the same file (${target}); combine their changes into one hunk`);
+    claimed.set(target, input);
   };
   const plan: PlannedChange[] = [];
+  let read = 0;
   for (const hunk of hunks) {
-    claim(hunk.path);
     if (hunk.kind === 'add') {
-      if (await exists(workspace, hunk.path, signal)) throw new PatchConflictError(`Cannot add ${hunk.path}: it already exists (use '*** Update File:' to change it)`);
-      plan.push({ op: 'add', path: hunk.path, after: hunk.contents });
+      const { target, createdDirs } = await resolveNew(workspace, hunk.path, `Cannot add ${hunk.path}: it already exists (use '*** Update File:' to change it)`, signal);
+      claim(target, hunk.path);
+      plan.push({ op: 'add', path: hunk.path, target, after: hunk.contents, createdDirs });
     } else if (hunk.kind === 'delete') {
-      // Kept as base64 so a rollback restores binary files byte for byte.
-      const before = await workspace.read(hunk.path, { encoding: 'base64', maxBytes: READ_MAX_BYTES }, signal);
-      plan.push({ op: 'delete', path: hunk.path, beforeBase64: before.content });
+      const { target, version } = await resolveExisting(workspace, hunk.path, signal);
+      claim(target, hunk.path);
+      plan.push({ op: 'delete', path: hunk.path, target, version });
     } else {
-      const before = await readText(workspace, hunk.path, signal);
-      const after = applyChunks(before, hunk.chunks, hunk.path);
-      if (hunk.movePath === undefined) {
-        plan.push({ op: 'update', path: hunk.path, before, after });
-      } else {
-        claim(hunk.movePath);
-        if (await exists(workspace, hunk.movePath, signal)) throw new PatchConflictError(`Cannot move ${hunk.path} to ${hunk.movePath}: the target already exists`);
-        plan.push({ op: 'move', path: hunk.path, newPath: hunk.movePath, before, after });
+      const source = await readForRewrite(workspace, hunk.path, signal);
+      claim(source.target, hunk.path);
+      read += source.bytes.length;
+      if (read > PATCH_MAX_BYTES) {
+        throw new FsToolError('INVALID_ARGUMENT', `The patch rewrites more than ${PATCH_MAX_BYTES / 1024 / 1024} MiB of existing files`, 'Nothing was changed. Split it into several smaller patches.');
       }
+      const after = applyChunks(source.text, hunk.chunks, hunk.path);
+      if (hunk.movePath === undefined) {
+        plan.push({ op: 'update', path: hunk.path, target: source.target, version: source.version, before: source.bytes, after });
+        continue;
+      }
+      if (source.isSymbolicLink) throw new PatchConflictError(`Cannot move ${hunk.path}: it is a symbolic link; apply_patch moves regular files`);
+      const moved = await resolveNew(workspace, hunk.movePath, `Cannot move ${hunk.path} to ${hunk.movePath}: the target already exists`, signal);
+      claim(moved.target, hunk.movePath);
+      // Permission bits only: set-id bits are not carried onto content the patch wrote.
+      const mode = source.mode === undefined ? undefined : source.mode & 0o777;
+      plan.push({ op: 'move', path: hunk.path, target: source.target, version: source.version, mode, newPath: hunk.movePath, newTarget: moved.target, after, createdDirs: moved.createdDirs });
     }
   }
   return plan;
-}
-
-/**
- * Apply a validated plan. If a write still fails (disk full, a concurrent change),
- * the changes already made are undone in reverse order, so the patch lands whole
- * or not at all. Returns normally only when every change is in place.
- */
-export async function commitPlan(plan: readonly PlannedChange[], workspace: WorkspaceService, signal: AbortSignal): Promise<void> {
-  const done: PlannedChange[] = [];
-  try {
-    for (const change of plan) {
-      if (change.op === 'add') await workspace.write(change.path, change.after, { mkdirs: true }, signal);
-      else if (change.op === 'update') await workspace.write(change.path, change.after, {}, signal);
-      else if (change.op === 'move') {
-        await workspace.write(change.newPath, change.after, { mkdirs: true }, signal);
-        await workspace.remove(change.path, {}, signal);
-      } else await workspace.remove(change.path, {}, signal);
-      done.push(change);
-    }
-  } catch (error) {
-    const failedUndo = await rollback(done, workspace);
-    throw Object.assign(error as object, { rolledBack: failedUndo.length === 0, notRestored: failedUndo });
-  }
-}
-
-/** Undo applied changes; cancellation does not stop an undo. Returns the paths that could not be restored. */
-async function rollback(done: readonly PlannedChange[], workspace: WorkspaceService): Promise<string[]> {
-  const failed: string[] = [];
-  for (const change of [...done].reverse()) {
-    try {
-      if (change.op === 'add') await workspace.remove(change.path);
-      else if (change.op === 'update') await workspace.write(change.path, change.before);
-      else if (change.op === 'move') {
-        await workspace.write(change.path, change.before, { mkdirs: true });
-        await workspace.remove(change.newPath);
-      } else await workspace.write(change.path, change.beforeBase64, { encoding: 'base64', mkdirs: true });
-    } catch {
-      failed.push(change.path);
-    }
-  }
-  return failed;
 }

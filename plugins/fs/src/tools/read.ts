@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../../sdk/plugin-api.js';
 import { explained, fail, ok, type FsToolContext } from './results.js';
+import { firstInvalidUtf8 } from '../text/utf8.js';
 import { looksBinary, splitLines } from './text.js';
 
 /** Largest file `read` accepts; bigger ones fail with FILE_TOO_LARGE and a hint to read a slice with exec. */
@@ -44,21 +45,52 @@ export async function runRead(params: z.output<typeof ReadParams>, ctx: FsToolCo
         totalLines: lines.length,
       });
     }
-    const picked: string[] = [];
-    let chars = 0;
-    for (let i = start; i < Math.min(lines.length, start + params.limit); i += 1) {
-      const line = lines[i] as string;
-      // Always return at least one line, even an enormous one, so offset can make progress.
-      if (picked.length > 0 && chars + line.length + 1 > READ_MAX_OUTPUT_CHARS) break;
-      picked.push(line);
-      chars += line.length + 1;
-    }
-    const endLine = start + picked.length;
-    let text = picked.join('\n');
+    const window = pickLines(lines, start, params.limit);
+    const endLine = start + window.lines.length;
+    const notes: string[] = [];
+    if (window.cutLine !== undefined) notes.push(cutLineNote(start + 1, window.cutLine, params.path));
     const truncated = endLine < lines.length;
-    if (truncated) text += `\n\n[Showing lines ${params.offset}-${endLine} of ${lines.length}. Use offset=${endLine + 1} to continue.]`;
-    return ok(text, { path: file.path, size: file.size, totalLines: lines.length, startLine: params.offset, endLine, truncated });
+    if (truncated) notes.push(`[Showing lines ${params.offset}-${endLine} of ${lines.length}. Use offset=${endLine + 1} to continue.]`);
+    const invalidAt = file.content.includes('\uFFFD') ? await firstInvalidByte(ctx, file.path) : -1;
+    if (invalidAt !== -1) notes.push(`[Not valid UTF-8 (first invalid byte at offset ${invalidAt}): such bytes are shown as \uFFFD. edit and apply_patch refuse this file.]`);
+    const text = [window.lines.join('\n'), ...notes].join('\n\n');
+    return ok(text, {
+      path: file.path,
+      size: file.size,
+      totalLines: lines.length,
+      startLine: params.offset,
+      endLine,
+      truncated: truncated || window.cutLine !== undefined,
+      ...(invalidAt !== -1 ? { notUtf8: true } : {}),
+    });
   });
+}
+
+/** Lines from `start` within the output cap; a single line longer than the cap is cut at it (never mid surrogate pair). */
+function pickLines(lines: readonly string[], start: number, limit: number): { lines: string[]; cutLine?: number } {
+  const picked: string[] = [];
+  let chars = 0;
+  for (let i = start; i < Math.min(lines.length, start + limit); i += 1) {
+    const line = lines[i] as string;
+    if (picked.length === 0 && line.length > READ_MAX_OUTPUT_CHARS) {
+      const cut = /[\uD800-\uDBFF]/.test(line[READ_MAX_OUTPUT_CHARS - 1] as string) ? READ_MAX_OUTPUT_CHARS - 1 : READ_MAX_OUTPUT_CHARS;
+      return { lines: [line.slice(0, cut)], cutLine: line.length };
+    }
+    if (chars + line.length + 1 > READ_MAX_OUTPUT_CHARS) break;
+    picked.push(line);
+    chars += line.length + 1;
+  }
+  return { lines: picked };
+}
+
+function cutLineNote(line: number, length: number, path: string): string {
+  return `[Line ${line} has ${length} characters; only the first ${READ_MAX_OUTPUT_CHARS} are shown. See the rest with exec, e.g. \`sed -n '${line}p' ${path} | cut -c ${READ_MAX_OUTPUT_CHARS + 1}-${2 * READ_MAX_OUTPUT_CHARS}\`.]`;
+}
+
+/** The decoded text has U+FFFD: find out from the raw bytes whether the file itself is not UTF-8. */
+async function firstInvalidByte(ctx: FsToolContext, path: string): Promise<number> {
+  const raw = await ctx.workspace.read(path, { encoding: 'base64', maxBytes: READ_MAX_BYTES }, ctx.signal);
+  return firstInvalidUtf8(Buffer.from(raw.content, 'base64'));
 }
 
 export const readTool = defineTool({

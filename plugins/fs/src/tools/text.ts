@@ -1,14 +1,12 @@
 /**
- * Binary detection on text decoded as UTF-8: a NUL byte, or a run of replacement
- * characters (bytes that are not UTF-8), in the first 8 KiB. The same heuristic
- * git and most editors use, applied after decoding so a text read needs one call.
+ * Binary detection on text decoded as UTF-8, over the whole file (binary tails hide past
+ * any prefix): a NUL byte, or more than 2% replacement characters (bytes that are not UTF-8).
+ * Applied after decoding so a text read needs one call.
  */
 export function looksBinary(text: string): boolean {
-  const sample = text.length > 8192 ? text.slice(0, 8192) : text;
-  if (sample.includes('\u0000')) return true;
-  let replacements = 0;
-  for (const char of sample) if (char === '\uFFFD') replacements += 1;
-  return replacements > 0 && replacements / Math.max(sample.length, 1) > 0.02;
+  if (text.includes('\u0000')) return true;
+  const replacements = text.match(/\uFFFD/g)?.length ?? 0;
+  return replacements > 0 && replacements / text.length > 0.02;
 }
 
 /** Split into lines without the terminators; a trailing newline does not add an empty last line. */

@@ -1,0 +1,10 @@
+export { toOpenAITools } from './openai.js';
+export type { OpenAIToolOptions, OpenAIChatTool, OpenAIResponsesTool, OpenAIFunction } from './openai.js';
+export { toAnthropicTools } from './anthropic.js';
+export type { AnthropicTool } from './anthropic.js';
+export { toGeminiTools } from './gemini.js';
+export type { GeminiTool, GeminiFunctionDeclaration } from './gemini.js';
+export { ProviderToolError } from './errors.js';
+export type { ProviderToolErrorCode } from './errors.js';
+export type { ProviderToolInput } from './tool-input.js';
+export { STRICT_LIMITS } from './openai-strict.js';
