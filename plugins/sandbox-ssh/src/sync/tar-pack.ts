@@ -77,11 +77,6 @@ function* zeros(count: number): Generator<Buffer> {
   for (let left = count; left > 0; left -= CHUNK) yield Buffer.alloc(Math.min(CHUNK, left));
 }
 
-/**
- * The entry's content, exactly `entry.size` bytes whatever happens to the file meanwhile:
- * the archive must stay well-formed. A file that shrank, vanished or failed to read is padded
- * with zeros and marked unstable, so its copy is never trusted and it is sent again.
- */
 /** Files open for an archive; once the archive stream closed, none may stay open. */
 interface OpenFiles {
   handles: Set<FileHandle>;
@@ -102,6 +97,11 @@ function smallFile(abs: string, entry: HostEntry, sent: SentFile): Buffer[] {
   return [body, padding(entry.size)];
 }
 
+/**
+ * The entry's content, exactly `entry.size` bytes whatever happens to the file meanwhile:
+ * the archive must stay well-formed. A file that shrank, vanished or failed to read is padded
+ * with zeros and marked unstable, so its copy is never trusted and it is sent again.
+ */
 async function* fileBlocks(abs: string, entry: HostEntry, sent: SentFile, opened: OpenFiles): AsyncGenerator<Buffer> {
   if (entry.size <= SMALL_FILE) return yield* smallFile(abs, entry, sent);
   const hash = createHash('sha256');
