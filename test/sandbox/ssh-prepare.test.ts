@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SyncProgress } from '../../plugins/sandbox-ssh/src/sync/sync-target.js';
@@ -26,6 +26,20 @@ function remoteSyncProcesses(root: string): string[] {
   return [...new Set(lines.flatMap((line) => line.match(/\.apply-[0-9a-f]+/g) ?? []))];
 }
 
+/** Files under `dir` this process holds open (read from /proc: Linux only, like the test sshd). */
+function openFilesUnder(dir: string): string[] {
+  const held: string[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.startsWith(`${dir}/`)) held.push(target);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return held;
+}
+
 describe.skipIf(!HAS_SSH)('ssh prepare: one at a time, cancellable for real, with progress (real sshd)', () => {
   afterAll(() => removeRoot(ROOT));
   // Small batches (a cancel loses at most one); a wait long enough for a loaded machine.
@@ -45,6 +59,8 @@ describe.skipIf(!HAS_SSH)('ssh prepare: one at a time, cancellable for real, wit
     });
     await expect(cancelled).rejects.toMatchObject({ code: 'CANCELLED' });
     await eventually(() => remoteSyncProcesses(ROOT).length === 0, 'the remote upload to stop');
+    // The file being read when the upload stopped is closed then, not whenever it is collected.
+    await eventually(() => openFilesUnder(host).length === 0, 'the host files the upload read to be closed', 20_000);
     expect(seen.at(-1)!.bytesDone).toBeLessThan(seen.at(-1)!.bytesTotal);
 
     // A caller with (almost) no time gets "still syncing", not a partial copy; the sync goes on.

@@ -68,8 +68,12 @@ async function sendBatch(t: SyncTarget, batch: Batch, signal: AbortSignal | unde
   archive.on('data', (chunk: Buffer) => onBytes(chunk.length));
   archive.pipe(stdin);
   const list = posix.join(t.copyDir, `.apply-${randomBytes(6).toString('hex')}`);
-  const result = await runStep(t.connection, `upload to ${t.connection.label}:${t.treeDir}`, APPLY_BATCH, [t.treeDir, list], { stdin, signal });
-  archive.destroy();
+  let result: Awaited<ReturnType<typeof runStep>>;
+  try {
+    result = await runStep(t.connection, `upload to ${t.connection.label}:${t.treeDir}`, APPLY_BATCH, [t.treeDir, list], { stdin, signal });
+  } finally {
+    archive.destroy(); // also when cancelled: the file it was reading is closed now, not at GC
+  }
   if (result.code === null) throw new SandboxError('SYNC_FAILED', `The upload to ${t.connection.label}:${t.treeDir} was cut off (the connection closed).`);
   const records = new Map(parseRemoteRecords(result.stdout).map((r) => [r.path, r]));
   for (const p of [...batch.removeFiles, ...batch.removeDirs]) {
