@@ -85,7 +85,7 @@ export class SshWorkspace extends ShellWorkspace {
       const shell = new SshShell(lease.connection);
       const mounts = mountTable(ctx, access, agentDir, handles);
       // Each mount shows the host directory its copy was made from, protected paths included.
-      const protectedMounts = protectMounts(mounts.map((m) => m.mount), ctx.workspaceDir, options.protectedPaths, (m) => mounts.find((x) => x.mount === m)?.hostDir);
+      const protectedMounts = protectMounts([...mounts.keys()], ctx.workspaceDir, options.protectedPaths, (m) => mounts.get(m));
       const guard = await SandboxPathGuard.open(shell, SANDBOX_WORKSPACE_MOUNT, protectedMounts, { allowHardLinks: options.allowHardLinks });
       return new SshWorkspace(lease.connection, guard, settings, access, lease, handles, () => detachers.forEach((d) => d()), options);
     } catch (error) {
@@ -171,20 +171,21 @@ export class SshWorkspace extends ShellWorkspace {
 }
 
 /**
- * The guard's mounts (each with the host directory it shows), as docker's: the workspace at `/workspace` (writable only for `rw`),
- * a distinct agent workspace at `/agent` unless access is `none`, and the skill directories
- * read-only over a writable workspace, each pointing into the copy that holds it.
+ * The guard's mounts, as docker's, each with the host directory it shows: the workspace at
+ * `/workspace` (writable only for `rw`), a distinct agent workspace at `/agent` unless access
+ * is `none`, and the skill directories read-only over a writable workspace, each pointing
+ * into the copy that holds it.
  */
-function mountTable(ctx: SshSessionContext, access: WorkspaceAccess, agentDir: string, handles: readonly CopyHandle[]): Array<{ mount: GuardMount; hostDir: string }> {
+function mountTable(ctx: SshSessionContext, access: WorkspaceAccess, agentDir: string, handles: readonly CopyHandle[]): Map<GuardMount, string> {
   const [workspace, agent] = handles;
-  const mounts = [{ mount: { path: SANDBOX_WORKSPACE_MOUNT, target: workspace!.copy.treeDir, writable: access === 'rw', source: 'workspace' } as GuardMount, hostDir: workspace!.copy.target.hostDir }];
-  if (agent) mounts.push({ mount: { path: SANDBOX_AGENT_WORKSPACE_MOUNT, target: agent.copy.treeDir, writable: access === 'rw', source: 'agent' }, hostDir: agent.copy.target.hostDir });
+  const mounts = new Map<GuardMount, string>([[{ path: SANDBOX_WORKSPACE_MOUNT, target: workspace!.copy.treeDir, writable: access === 'rw', source: 'workspace' }, workspace!.copy.target.hostDir]]);
+  if (agent) mounts.set({ path: SANDBOX_AGENT_WORKSPACE_MOUNT, target: agent.copy.treeDir, writable: access === 'rw', source: 'agent' }, agent.copy.target.hostDir);
   const skills = resolveReadOnlySkillMounts({ workspaceDir: ctx.workspaceDir, agentWorkspaceDir: agentDir, workdir: SANDBOX_WORKSPACE_MOUNT, workspaceAccess: access });
   for (const skill of skills) {
     const real = realpathSync(skill.hostPath);
     const holder = handles.find((h) => !relative(h.copy.target.hostDir, real).startsWith('..'));
     if (!holder) continue; // outside every copied directory: not visible remotely at all
-    mounts.push({ mount: { path: skill.containerPath, target: posix.join(holder.copy.treeDir, relative(holder.copy.target.hostDir, real).split('\\').join('/')), writable: false, source: 'skills' }, hostDir: real });
+    mounts.set({ path: skill.containerPath, target: posix.join(holder.copy.treeDir, relative(holder.copy.target.hostDir, real).split('\\').join('/')), writable: false, source: 'skills' }, real);
   }
   return mounts;
 }
