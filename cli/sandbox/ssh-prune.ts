@@ -1,11 +1,11 @@
 /**
  * The ssh backend's part of `pincer sandbox prune`: the documented hook is the ssh plugin's
- * `pruneRemoteCopies(settings, rule, dataDir)`. It removes the remote workspace copies that no
- * live plugin process (on this host, with this state directory) holds and that are idle or old
- * past the rule. One call per distinct ssh target of the config (plugin settings, then each
- * agent's `sandbox.ssh` overrides).
+ * `pruneRemoteCopiesOf(settingsList, rule, dataDir)`. It removes the remote workspace copies
+ * that no live plugin process (on this host, with this state directory) holds and that are
+ * idle or old past the rule, once per distinct ssh target of the config (plugin settings, then
+ * each agent's `sandbox.ssh` overrides).
  */
-import { pruneRemoteCopies, sshDataDirFor, type PruneRule, type SshSettings } from '../../plugins/sandbox-ssh/src/index.js';
+import { pruneRemoteCopiesOf, sshDataDirFor, type PruneRule, type SshSettings } from '../../plugins/sandbox-ssh/src/index.js';
 import type { PincerConfig } from '../kernel.js';
 import { agentIds, agentSandbox, pluginSettings } from './settings.js';
 
@@ -13,14 +13,6 @@ import { agentIds, agentSandbox, pluginSettings } from './settings.js';
 export async function pruneSshCopies(config: PincerConfig, rule: PruneRule, env: NodeJS.ProcessEnv): Promise<string[] | undefined> {
   const base = pluginSettings(config, 'sandbox-ssh');
   if (base === undefined || !base.ssh) return undefined;
-  const targets = new Map<string, SshSettings>();
-  for (const agent of [undefined, ...agentIds(config)]) {
-    const settings = { ...(base.ssh as object), ...agentSandbox(config, agent).ssh } as SshSettings;
-    targets.set(JSON.stringify([settings.user, settings.host, settings.port, settings.remoteRoot]), settings);
-  }
-  const removed: string[] = [];
-  for (const settings of targets.values()) {
-    for (const copy of await pruneRemoteCopies(settings, rule, sshDataDirFor(env))) removed.push(`${settings.user}@${settings.host}:${copy.root}/${copy.name}`);
-  }
-  return removed;
+  const settingsList = [undefined, ...agentIds(config)].map((agent) => ({ ...(base.ssh as object), ...agentSandbox(config, agent).ssh }) as SshSettings);
+  return pruneRemoteCopiesOf(settingsList, rule, sshDataDirFor(env));
 }

@@ -6,5 +6,5 @@ export { SshShell } from './ssh-shell.js';
 export { SshSettingsSchema, SshSyncSettingsSchema, type SshSettings, type ResolvedSshSettings, type SshSyncSettings } from './settings.js';
 export { fingerprintOf, isHostKeyTrusted, revokedKeysFromKnownHosts, trustedKeysFromKnownHosts } from './host-key.js';
 export { createSshPlugin } from './plugin.js';
-export { listRemoteCopies, pruneRemoteCopies, type PruneRule, type RemoteCopyInfo } from './prune.js';
+export { listRemoteCopies, pruneRemoteCopies, pruneRemoteCopiesOf, type PruneRule, type RemoteCopyInfo } from './prune.js';
 export { sshDataDirFor } from './data-dir.js';

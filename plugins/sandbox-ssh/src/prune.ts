@@ -98,3 +98,18 @@ export async function pruneRemoteCopies(settingsInput: SshSettings, rule: PruneR
   }
   return removed;
 }
+
+/**
+ * Prune for a config: each distinct ssh target among `settingsList` (the plugin's settings,
+ * then each agent's overrides merged over them) once. Returns the removed copies as
+ * `user@host:<root>/<name>`.
+ */
+export async function pruneRemoteCopiesOf(settingsList: readonly SshSettings[], rule: PruneRule, dataDir: string): Promise<string[]> {
+  const targets = new Map<string, SshSettings>();
+  for (const s of settingsList) targets.set(JSON.stringify([s.user, s.host, s.port, s.remoteRoot]), s);
+  const removed: string[] = [];
+  for (const s of targets.values()) {
+    for (const copy of await pruneRemoteCopies(s, rule, dataDir)) removed.push(`${s.user}@${s.host}:${copy.root}/${copy.name}`);
+  }
+  return removed;
+}
