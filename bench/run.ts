@@ -14,6 +14,7 @@ import { runPolicyBench } from './policy.bench.js';
 import { runReadBench } from './read.bench.js';
 import { runSandboxBench } from './sandbox.bench.js';
 import { runSkillsBench } from './skills.bench.js';
+import { runSshSyncBench } from './ssh-sync.bench.js';
 
 const suites: [string, () => Promise<unknown>][] = [
   ['policy', runPolicyBench],
@@ -28,6 +29,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ['sandbox', runSandboxBench],
   ['skills', runSkillsBench],
   ['automations', runAutomationsBench],
+  ['ssh-sync', () => runSshSyncBench()],
 ];
 
 const only = process.argv.slice(2);

@@ -13,7 +13,7 @@ import { adminCall } from '../sandbox/admin-call.js';
 import { runSandboxCheck } from '../sandbox/check.js';
 import { buildImageCommand } from '../sandbox/image.js';
 import { toSandboxRows } from '../sandbox/rows.js';
-import { agentIds, agentSandbox } from '../sandbox/settings.js';
+import { agentIds, agentSandbox, pluginSettings } from '../sandbox/settings.js';
 import { SANDBOX_HELP } from '../sandbox/help.js';
 
 const OPTIONS = {
@@ -113,13 +113,27 @@ function pruneRule(values: Values): { idleHours?: number; maxAgeDays?: number } 
   return { ...(idleHours !== undefined ? { idleHours } : {}), ...(maxAgeDays !== undefined ? { maxAgeDays } : {}) };
 }
 
-async function prune(ctx: CliContext, { kernel }: KernelSession, given: { idleHours?: number; maxAgeDays?: number }, json?: boolean): Promise<number> {
-  const { rule, removed } = await adminCall(kernel, 'prune', { backend: LIFECYCLE_BACKEND, ...given });
+/** The ssh backend's remote workspace copies no session holds, when the config has an ssh backend plugin. */
+async function sshPrune(kernel: KernelSession['kernel'], config: KernelSession['config'], given: { idleHours?: number; maxAgeDays?: number }): Promise<string[] | undefined> {
+  if (pluginSettings(config, 'sandbox-ssh')?.ssh === undefined) return undefined;
+  return (await adminCall(kernel, 'prune', { backend: 'ssh', ...given })).removed;
+}
+
+async function prune(ctx: CliContext, { kernel, config }: KernelSession, given: { idleHours?: number; maxAgeDays?: number }, json?: boolean): Promise<number> {
+  const hasDocker = pluginSettings(config, 'sandbox-docker') !== undefined;
+  const ssh = await sshPrune(kernel, config, given);
+  if (!hasDocker && ssh === undefined) throw new CliError('CONFIG', 'the config has no sandbox-docker or sandbox-ssh plugin entry: no sandbox to prune', { hint: "add the backend's plugin entry (pincer init --sandbox non-main writes one)" });
+  const docker = hasDocker ? await adminCall(kernel, 'prune', { backend: LIFECYCLE_BACKEND, ...given }) : undefined;
+  const rule = docker?.rule ?? { idleHours: given.idleHours ?? 24, maxAgeDays: given.maxAgeDays ?? 7 };
+  const removed = docker?.removed ?? [];
   const parts = [rule.idleHours > 0 ? `idle > ${rule.idleHours}h` : '', rule.maxAgeDays > 0 ? `older than ${rule.maxAgeDays}d` : ''].filter(Boolean);
-  if (json) outJson(ctx, { rule, removed });
+  if (json) outJson(ctx, { rule, removed, ...(ssh ? { ssh } : {}) });
   else if (!parts.length) out(ctx, 'Both prune rules are disabled (0); nothing to do.');
-  else if (removed.length === 0) out(ctx, `Nothing to prune (${parts.join(' or ')}).`);
-  else out(ctx, `Pruned ${plural(removed.length)} (${parts.join(' or ')}): ${removed.join(', ')}`);
+  else if (removed.length + (ssh?.length ?? 0) === 0) out(ctx, `Nothing to prune (${parts.join(' or ')}).`);
+  else {
+    if (removed.length) out(ctx, `Pruned ${plural(removed.length)} (${parts.join(' or ')}): ${removed.join(', ')}`);
+    if (ssh?.length) out(ctx, `Pruned ${ssh.length} ssh workspace cop${ssh.length === 1 ? 'y' : 'ies'} (${parts.join(' or ')}): ${ssh.join(', ')}`);
+  }
   return 0;
 }
 

@@ -29,6 +29,8 @@ Docker settings are the sandbox-docker plugin entry's settings merged key by key
 agents.defaults.sandbox.docker and the agent's own sandbox.docker. "Last used" comes from the
 plugin's registry (registryPath, else containers.json in the plugin's data directory under
 $PINCER_STATE_DIR, default ~/.pincer/state); without one, prune measures idleness from creation.
+prune also removes the ssh backend's remote workspace copies that no running session holds and
+that are idle or old past the same rule.
 
 Exit status: 0 on success; 1 when the engine is unreachable, the config is invalid, or a
 check or build fails; 2 on a usage error.

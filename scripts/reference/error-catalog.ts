@@ -163,6 +163,7 @@ export const SANDBOX_ERRORS: Catalog<Exclude<SandboxErrorCode, WorkspaceErrorCod
   AUTH_FAILED: e('SSH authentication failed.', 'Check `user`, `privateKeyPath` or `agent`, and the server\'s authorized_keys.'),
   CANCELLED: e('The sandbox operation was cancelled.', 'Nothing, unless unintended.'),
   SYNC_FAILED: e('Copying the workspace to or from the SSH host failed.', 'Check the connection and the remote disk; the message names the file.'),
+  SYNC_IN_PROGRESS: e('The first copy of a large workspace to the SSH host is still running in the background; the call did not wait past `sync.waitMs`.', 'Call again shortly; the copy goes on, and later syncs send only what changed.'),
   SETUP_FAILED: e('Preparing the sandbox (container, folders, user) failed.', 'Read the message; `pincer sandbox check`.'),
   SANDBOX_IN_USE: e('The container under this name runs another plan and was used moments ago: neither handed out nor removed.', 'Wait, or `pincer sandbox recreate --session S`.'),
   REGISTRY_CORRUPT: e("The docker backend's container registry file is unreadable.", 'Remove the file (its path is in the message); containers are found again by label.'),

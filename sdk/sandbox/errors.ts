@@ -16,6 +16,7 @@ export type SandboxErrorCode =
   | 'AUTH_FAILED'
   | 'CANCELLED'
   | 'SYNC_FAILED'
+  | 'SYNC_IN_PROGRESS'
   | 'SETUP_FAILED'
   /** The container under this sandbox's name runs another plan and was used moments ago: neither handed out nor removed. */
   | 'SANDBOX_IN_USE'

@@ -1,5 +1,5 @@
 import { existsSync, linkSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DockerSandbox } from '../../plugins/sandbox-docker/src/docker-sandbox.js';
@@ -8,8 +8,9 @@ import { createSshPlugin } from '../../plugins/sandbox-ssh/src/plugin.js';
 import { DockerWorkspace, toGuardMounts } from '../../plugins/sandbox-docker/src/docker-workspace.js';
 import { SshShell } from '../../plugins/sandbox-ssh/src/ssh-shell.js';
 import { SshWorkspace } from '../../plugins/sandbox-ssh/src/ssh-workspace.js';
+import { SshSettingsSchema } from '../../plugins/sandbox-ssh/src/settings.js';
+import { acquireCopy } from '../../plugins/sandbox-ssh/src/sync/copy-registry.js';
 import { resolveSandboxConfig } from '../../sdk/sandbox/config.js';
-import { resolveSandboxScopeKey, slugifyScopeKey } from '../../sdk/sandbox/naming.js';
 import { SandboxPathGuard } from '../../sdk/sandbox/guard/path-guard.js';
 import { ShellWorkspace } from '../../sdk/sandbox/shell/shell-workspace.js';
 import type { HandlerContext, SandboxBackendDefinition } from '../../sdk/plugin-api.js';
@@ -47,15 +48,15 @@ const docker: ContractBackend = {
 const ssh: ContractBackend = {
   keepsOwner: true, // the test sshd logs in as root
   async open(hostDir, options) {
-    const ws = await SshWorkspace.open(sshSettings(), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir }, options);
-    return { ws, sandboxDir: posix.join(ws.remoteDir, 'm0'), close: () => ws.close() };
+    const ws = await SshWorkspace.open(sshSettings(), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir, workspaceAccess: 'rw' }, options);
+    return { ws, sandboxDir: ws.copies[0]!.copy.treeDir, close: async () => { await ws.close(); } };
   },
   async openThrough(hostDir, wrap) {
-    const opened = await SshWorkspace.open(sshSettings(), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir });
-    const target = posix.join(opened.remoteDir, 'm0');
+    const opened = await SshWorkspace.open(sshSettings(), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir, workspaceAccess: 'rw' });
+    const target = opened.copies[0]!.copy.treeDir;
     const shell = wrap(new SshShell(opened.connection));
     const guard = await SandboxPathGuard.open(shell, '/workspace', [{ path: '/workspace', target, writable: true, source: 'workspace' }]);
-    return { ws: new ShellWorkspace(shell, guard), sandboxDir: target, close: () => opened.close() };
+    return { ws: new ShellWorkspace(shell, guard), sandboxDir: target, close: async () => { await opened.close(); } };
   },
 };
 
@@ -63,14 +64,14 @@ const pluginCtx = (settings: Record<string, unknown>): HandlerContext =>
   ({ signal: new AbortController().signal, settings, log: { warn: () => undefined, info: () => undefined } }) as unknown as HandlerContext;
 
 /** The operator's knobs reach the guard through the plugin: protectedPaths from prepare, allowHardLinks from settings. */
-async function checkPluginPlumbing(backend: SandboxBackendDefinition, settings: Record<string, unknown>, sandboxDirOf: (session: string) => string | undefined): Promise<void> {
+async function checkPluginPlumbing(backend: SandboxBackendDefinition, settings: Record<string, unknown>, sandboxDirOf: (hostDir: string) => Promise<string | undefined>): Promise<void> {
   const hostDir = makeProtectedWorkspace();
   const session = `plumbing-${process.pid}-${++seq}`;
   await backend.prepare({ session, backendId: backend.id, workspaceDir: hostDir, protectedPaths: ['.git'] }, pluginCtx(settings));
   try {
     const ops = backend.operations;
     await expect(ops.write!({ session, path: '.git/hooks/pre-commit', content: 'evil' }, pluginCtx(settings))).rejects.toMatchObject({ data: { code: 'PROTECTED_PATH' } });
-    const dir = sandboxDirOf(session) ?? hostDir;
+    const dir = (await sandboxDirOf(hostDir)) ?? hostDir;
     linkSync(join(dir, 'hello.txt'), join(dir, 'twin.txt'));
     expect(await ops.read!({ session, path: 'twin.txt' }, pluginCtx(settings))).toMatchObject({ content: 'hello world\n' });
   } finally {
@@ -91,7 +92,7 @@ describe.skipIf(!HAS_DOCKER)('docker backend: file-operation contract (real engi
     const prefix = `pincer-fcplug-${process.pid}-`;
     try {
       const [backend] = createDockerPlugin().sandboxBackends!;
-      await checkPluginPlumbing(backend, { docker: { image: TEST_IMAGE, containerPrefix: prefix }, scope: 'session', workspaceAccess: 'rw', allowHardLinks: true }, () => undefined);
+      await checkPluginPlumbing(backend, { docker: { image: TEST_IMAGE, containerPrefix: prefix }, scope: 'session', workspaceAccess: 'rw', allowHardLinks: true }, async () => undefined);
     } finally {
       const engine = new Docker();
       const mine = await engine.listContainers({ all: true, filters: { name: [prefix] } });
@@ -119,14 +120,18 @@ describe.skipIf(!HAS_SSH)('ssh backend: file-operation contract (real sshd)', ()
 
   it('passes protectedPaths and the allowHardLinks setting from the plugin to the guard', async () => {
     const [backend] = createSshPlugin().sandboxBackends!;
-    const settings = { ssh: sshSettings(), allowHardLinks: true };
-    // The remote copy lives where SshWorkspace puts a session's workspace (this sshd runs on this machine).
-    await checkPluginPlumbing(backend, settings, (session) => posix.join(settings.ssh.remoteRoot!, slugifyScopeKey(resolveSandboxScopeKey('session', session, 'main')), 'm0'));
+    const settings = { ssh: sshSettings(), workspaceAccess: 'rw', allowHardLinks: true };
+    // The session's copy is shared in this process: holding it too names its tree (this sshd runs on this machine).
+    await checkPluginPlumbing(backend, settings, async (hostDir) => {
+      const held = await acquireCopy({ settings: SshSettingsSchema.parse(settings.ssh), hostDir, access: 'rw', agentId: 'main' });
+      await held.release();
+      return held.copy.treeDir;
+    });
   });
 
   it('never syncs protected paths back, even when a remote command rewrote them', async () => {
     const hostDir = makeProtectedWorkspace();
-    const ws = await SshWorkspace.open(sshSettings({ syncBack: 'on-close' }), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir }, { protectedPaths: PROTECTED });
+    const ws = await SshWorkspace.open(sshSettings({ syncBack: 'on-close' }), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir, workspaceAccess: 'rw' }, { protectedPaths: PROTECTED });
     await ws.exec('echo evil > .git/hooks/pre-commit; echo "{}" > pincer.config.json; echo kept > made-remotely.txt');
     await ws.close();
     expect(readFileSync(join(hostDir, '.git', 'hooks', 'pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');

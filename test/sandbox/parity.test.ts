@@ -68,7 +68,7 @@ describe.skipIf(!HAS_DOCKER || !HAS_SSH)('parity: docker and ssh give the same r
     const sandbox = new DockerSandbox({ config: resolveSandboxConfig({ scope: 'session', workspaceAccess: 'rw', docker: { image: TEST_IMAGE, containerPrefix: 'pincer-parity-' } }), labels: { 'pincer.test.run': RUN } });
     const fences = { protectedPaths: ['.git', 'pincer.config.json'] };
     docker = await DockerWorkspace.open(sandbox, { sessionKey: `parity-${process.pid}`, agentId: 'main', workspaceDir: makeWorkspace() }, fences);
-    ssh = await SshWorkspace.open(sshSettings(), { sessionKey: `parity-${process.pid}`, agentId: 'main', workspaceDir: makeWorkspace() }, fences);
+    ssh = await SshWorkspace.open(sshSettings(), { sessionKey: `parity-${process.pid}`, agentId: 'main', workspaceDir: makeWorkspace(), workspaceAccess: 'rw' }, fences);
   });
   afterAll(async () => {
     await ssh?.close();

@@ -15,7 +15,7 @@ describe.skipIf(!HAS_SSH)('ssh sandbox backend (real sshd)', () => {
   let opened: OpenedForTest & { ws: SshWorkspace };
   beforeAll(async () => {
     const hostDir = makeWorkspace();
-    opened = { hostDir, ws: await SshWorkspace.open(sshSettings(), { sessionKey: session(), agentId: 'main', workspaceDir: hostDir }) };
+    opened = { hostDir, ws: await SshWorkspace.open(sshSettings(), { sessionKey: session(), agentId: 'main', workspaceDir: hostDir, workspaceAccess: 'rw' }) };
   });
   afterAll(async () => { await opened?.ws.close(); });
 
@@ -24,23 +24,23 @@ describe.skipIf(!HAS_SSH)('ssh sandbox backend (real sshd)', () => {
   it('never silently accepts an unknown host key', async () => {
     const empty = join(tempDir('kh'), 'known_hosts');
     writeFileSync(empty, '');
-    await expect(SshWorkspace.open(sshSettings({ knownHostsPaths: [empty] }), { sessionKey: session(), agentId: 'main', workspaceDir: makeWorkspace() }))
+    await expect(SshWorkspace.open(sshSettings({ knownHostsPaths: [empty] }), { sessionKey: session(), agentId: 'main', workspaceDir: makeWorkspace(), workspaceAccess: 'rw' }))
       .rejects.toMatchObject({ code: 'HOST_KEY_REJECTED', message: expect.stringContaining('SHA256:') });
   });
 
   it('accepts a pinned fingerprint and rejects a wrong one', async () => {
     const blob = Buffer.from(readFileSync(SSH_HOST_PUB, 'utf8').split(/\s+/)[1], 'base64');
-    const ok = await SshWorkspace.open(sshSettings({ knownHostsPaths: [], hostKey: fingerprintOf(blob) }), { sessionKey: session(), agentId: 'main', workspaceDir: makeWorkspace() });
+    const ok = await SshWorkspace.open(sshSettings({ knownHostsPaths: [], hostKey: fingerprintOf(blob) }), { sessionKey: session(), agentId: 'main', workspaceDir: makeWorkspace(), workspaceAccess: 'rw' });
     expect((await ok.exec('echo pinned')).stdout).toBe('pinned\n');
     await ok.close();
-    await expect(SshWorkspace.open(sshSettings({ knownHostsPaths: [], hostKey: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }), { sessionKey: session(), agentId: 'main', workspaceDir: makeWorkspace() }))
+    await expect(SshWorkspace.open(sshSettings({ knownHostsPaths: [], hostKey: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }), { sessionKey: session(), agentId: 'main', workspaceDir: makeWorkspace(), workspaceAccess: 'rw' }))
       .rejects.toMatchObject({ code: 'HOST_KEY_REJECTED' });
   });
 
   it('reports a key the server does not accept as AUTH_FAILED', async () => {
     const dir = tempDir('key');
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'id')]);
-    await expect(SshWorkspace.open(sshSettings({ privateKeyPath: join(dir, 'id') }), { sessionKey: session(), agentId: 'main', workspaceDir: makeWorkspace() }))
+    await expect(SshWorkspace.open(sshSettings({ privateKeyPath: join(dir, 'id') }), { sessionKey: session(), agentId: 'main', workspaceDir: makeWorkspace(), workspaceAccess: 'rw' }))
       .rejects.toMatchObject({ code: 'AUTH_FAILED' });
   });
 
@@ -52,7 +52,7 @@ describe.skipIf(!HAS_SSH)('ssh sandbox backend (real sshd)', () => {
 
   it('syncs the remote copy back, but never the read-only skills', async () => {
     const hostDir = makeWorkspace();
-    const ws = await SshWorkspace.open(sshSettings({ syncBack: 'on-close' }), { sessionKey: session(), agentId: 'main', workspaceDir: hostDir });
+    const ws = await SshWorkspace.open(sshSettings({ syncBack: 'on-close' }), { sessionKey: session(), agentId: 'main', workspaceDir: hostDir, workspaceAccess: 'rw' });
     await ws.write('made-remotely.txt', 'synced');
     await ws.exec('echo tampered > skills/demo/SKILL.md');
     await ws.close();

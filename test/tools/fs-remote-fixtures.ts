@@ -69,14 +69,14 @@ export const dockerFixture = shellFixture('docker', async () => {
 
 let ssh: SshWorkspace | undefined;
 export const sshFixture = shellFixture('ssh', async () => {
-  ssh = await SshWorkspace.open(sshSettings(), { sessionKey: RUN, agentId: 'main', workspaceDir: hostDir('fs-tools-ssh') });
+  ssh = await SshWorkspace.open(sshSettings(), { sessionKey: RUN, agentId: 'main', workspaceDir: hostDir('fs-tools-ssh'), workspaceAccess: 'rw' });
   return ssh;
 });
 
 /** Remove this run's container and remote copy, nothing else. */
 export async function closeRemoteFixtures(): Promise<void> {
   if (ssh !== undefined) {
-    await ssh.exec(`rm -rf ${q(`/tmp/pincer-ssh-test/`)}*${RUN}*`).catch(() => undefined);
+    await ssh.exec(`rm -rf ${ssh.copies.map((h) => q(h.copy.target.copyDir)).join(' ')}`).catch(() => undefined);
     await ssh.close();
   }
   if (HAS_DOCKER) {

@@ -18,7 +18,7 @@ beforeAll(async () => {
     const sandbox = new DockerSandbox({ config: resolveSandboxConfig({ scope: 'session', workspaceAccess: 'rw', docker: { image: TEST_IMAGE, containerPrefix: PREFIX } }), labels: { 'pincer.shexec': String(process.pid) } });
     docker.ws = await DockerWorkspace.open(sandbox, { sessionKey: `shexec-${process.pid}`, agentId: 'main', workspaceDir: makeWorkspace() });
   }
-  if (HAS_SSH) ssh.ws = await SshWorkspace.open(sshSettings({ remoteRoot: `/tmp/${PREFIX}ssh` }), { sessionKey: `shexec-${process.pid}`, agentId: 'main', workspaceDir: makeWorkspace() });
+  if (HAS_SSH) ssh.ws = await SshWorkspace.open(sshSettings({ remoteRoot: `/tmp/${PREFIX}ssh` }), { sessionKey: `shexec-${process.pid}`, agentId: 'main', workspaceDir: makeWorkspace(), workspaceAccess: 'rw' });
 }, 120_000);
 afterAll(async () => {
   await ssh.ws?.close();

@@ -6,7 +6,12 @@
 import type { SandboxAdminAgent, SandboxCheckStep } from '../../../protocol/index.js';
 import type { HandlerContext, SandboxAdminHandlers } from '../../../sdk/plugin-api.js';
 import { SshConnection } from './connection.js';
-import { SshSettingsSchema } from './settings.js';
+import { sshPluginDataDir } from './data-dir.js';
+import { pruneRemoteCopiesOf } from './prune.js';
+import { SshSettingsSchema, type SshSettings } from './settings.js';
+
+/** As the docker backend's defaults: idle a day, or a week old. */
+const DEFAULT_PRUNE = { idleHours: 24, maxAgeDays: 7 };
 
 async function checkOne(settings: Record<string, unknown>): Promise<{ ok: boolean; checks: SandboxCheckStep[] }> {
   const checks: SandboxCheckStep[] = [];
@@ -40,5 +45,12 @@ export function sshAdmin(): SandboxAdminHandlers {
   });
   return {
     check: ({ agents }, ctx) => checkOne(settingsFor(ctx, agents[0])),
+    // Copies no live plugin process holds, idle or old past the rule, once per distinct ssh target (plugin settings, then each agent's overrides).
+    async prune({ agents, idleHours, maxAgeDays }, ctx) {
+      const rule = { idleHours: idleHours ?? DEFAULT_PRUNE.idleHours, maxAgeDays: maxAgeDays ?? DEFAULT_PRUNE.maxAgeDays };
+      if (rule.idleHours <= 0 && rule.maxAgeDays <= 0) return { rule, removed: [] };
+      const targets = [settingsFor(ctx, undefined), ...agents.map((a) => settingsFor(ctx, a))] as SshSettings[];
+      return { rule, removed: await pruneRemoteCopiesOf(targets, rule, sshPluginDataDir()) };
+    },
   };
 }

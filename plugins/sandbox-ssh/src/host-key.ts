@@ -24,19 +24,41 @@ function matchesHost(field: string, wanted: string): boolean {
   return false;
 }
 
-/** Key blobs trusted for host:port by the given known_hosts texts (markers like @revoked are skipped). */
-export function trustedKeysFromKnownHosts(texts: readonly string[], host: string, port: number): Buffer[] {
-  const wanted = hostPatternFor(host, port);
-  const keys: Buffer[] = [];
+interface KnownHostsLine {
+  marker?: string;
+  hosts: string;
+  blob: string;
+}
+
+function* knownHostsLines(texts: readonly string[]): Generator<KnownHostsLine> {
   for (const text of texts) {
     for (const raw of text.split('\n')) {
       const line = raw.trim();
-      if (!line || line.startsWith('#') || line.startsWith('@')) continue;
-      const [hosts, , blob] = line.split(/\s+/);
-      if (hosts && blob && matchesHost(hosts, wanted)) keys.push(Buffer.from(blob, 'base64'));
+      if (!line || line.startsWith('#')) continue;
+      const fields = line.split(/\s+/);
+      const marker = fields[0]?.startsWith('@') ? fields.shift() : undefined;
+      const [hosts, , blob] = fields;
+      if (hosts && blob) yield { marker, hosts, blob };
     }
   }
+}
+
+/** Key blobs trusted for host:port by the given known_hosts texts (`@cert-authority` and `@revoked` lines never grant trust). */
+export function trustedKeysFromKnownHosts(texts: readonly string[], host: string, port: number): Buffer[] {
+  const wanted = hostPatternFor(host, port);
+  const keys: Buffer[] = [];
+  for (const line of knownHostsLines(texts)) {
+    if (!line.marker && matchesHost(line.hosts, wanted)) keys.push(Buffer.from(line.blob, 'base64'));
+  }
   return keys;
+}
+
+/**
+ * Key blobs on `@revoked` lines. A revoked key is refused for every host, whatever its host
+ * field says: a key known to be compromised is not trusted anywhere, even when pinned.
+ */
+export function revokedKeysFromKnownHosts(texts: readonly string[]): Buffer[] {
+  return [...knownHostsLines(texts)].filter((l) => l.marker === '@revoked').map((l) => Buffer.from(l.blob, 'base64'));
 }
 
 export function readKnownHosts(paths: readonly string[]): string[] {
@@ -44,11 +66,12 @@ export function readKnownHosts(paths: readonly string[]): string[] {
 }
 
 /**
- * Decides whether a presented host key is trusted: a pinned key (blob or SHA256
- * fingerprint) if configured, else any known_hosts entry for host:port. No entry means
- * NOT trusted: a first connection is never silently accepted.
+ * Decides whether a presented host key is trusted: never a revoked one; else a pinned key
+ * (blob or SHA256 fingerprint) if configured, else any known_hosts entry for host:port. No
+ * entry means NOT trusted: a first connection is never silently accepted.
  */
-export function isHostKeyTrusted(key: Buffer, pinned: string | undefined, known: readonly Buffer[]): boolean {
+export function isHostKeyTrusted(key: Buffer, pinned: string | undefined, known: readonly Buffer[], revoked: readonly Buffer[] = []): boolean {
+  if (revoked.some((k) => k.equals(key))) return false;
   if (pinned) {
     const p = pinned.trim();
     if (p.startsWith('SHA256:')) return fingerprintOf(key) === p;

@@ -1,8 +1,10 @@
 /** Library surface of the ssh sandbox backend. */
-export { SshWorkspace, type SshSessionContext } from './ssh-workspace.js';
+export { SshWorkspace, type SshSessionContext, type SshWorkspaceOptions } from './ssh-workspace.js';
 export { SshConnection } from './connection.js';
+export { leaseConnection, type ConnectionLease } from './connection-pool.js';
 export { SshShell } from './ssh-shell.js';
-export { SshSettingsSchema, type SshSettings, type ResolvedSshSettings } from './settings.js';
-export { fingerprintOf, isHostKeyTrusted, trustedKeysFromKnownHosts } from './host-key.js';
-export { uploadDirectory, downloadDirectory } from './sync.js';
+export { SshSettingsSchema, SshSyncSettingsSchema, type SshSettings, type ResolvedSshSettings, type SshSyncSettings } from './settings.js';
+export { fingerprintOf, isHostKeyTrusted, revokedKeysFromKnownHosts, trustedKeysFromKnownHosts } from './host-key.js';
 export { createSshPlugin } from './plugin.js';
+export { listRemoteCopies, pruneRemoteCopies, pruneRemoteCopiesOf, type PruneRule, type RemoteCopyInfo } from './prune.js';
+export { sshDataDirFor } from './data-dir.js';
