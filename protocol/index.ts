@@ -137,7 +137,7 @@ export {
   SandboxStat,
   SandboxWrite,
 } from './v1/sandbox.js';
-export { SANDBOX_ADMIN_METHODS, SandboxAdminAgent, SandboxCheckStep, SandboxListing, RecreateTargetSchema, adminCapability } from './v1/sandbox-admin.js';
+export { SANDBOX_ADMIN_METHODS, SandboxAdminAgent, SandboxAdminCheck, SandboxAdminImageBuild, SandboxAdminList, SandboxAdminPrune, SandboxAdminRecreate, SandboxCheckStep, SandboxListing, RecreateTargetSchema, adminCapability } from './v1/sandbox-admin.js';
 export type { SandboxAdminOperation, SandboxAdminParams, SandboxAdminResult } from './v1/sandbox-admin.js';
 
 export {

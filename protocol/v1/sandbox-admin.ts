@@ -6,7 +6,7 @@
  * imports no plugin.
  */
 import { z } from 'zod';
-import { defineRequest, type RequestDescriptor } from '../define.js';
+import { defineRequest } from '../define.js';
 
 /** One agent as the backend would see it at `sandbox/prepare`: the same `config` layer the kernel sends there. @since 1 */
 export const SandboxAdminAgent = z.object({
@@ -53,15 +53,18 @@ export const RecreateTargetSchema = z.union([
   z.object({ all: z.literal(true) }).strict(),
 ]);
 
-const SandboxAdminList = defineRequest('sandbox/admin/list', AdminParams, z.object({ sandboxes: z.array(SandboxListing) }), {
+/** @since 1 */
+export const SandboxAdminList = defineRequest('sandbox/admin/list', AdminParams, z.object({ sandboxes: z.array(SandboxListing) }), {
   direction: 'kernel-to-plugin', since: 1, capability: 'admin/list',
   doc: "Lists the backend's sandboxes of this config's deployment, each with whether it still matches its scope's current config.",
 });
-const SandboxAdminRecreate = defineRequest('sandbox/admin/recreate', AdminParams.extend({ target: RecreateTargetSchema }), z.object({ removed: z.array(z.string()) }), {
+/** @since 1 */
+export const SandboxAdminRecreate = defineRequest('sandbox/admin/recreate', AdminParams.extend({ target: RecreateTargetSchema }), z.object({ removed: z.array(z.string()) }), {
   direction: 'kernel-to-plugin', since: 1, capability: 'admin/recreate',
   doc: 'Removes the sandboxes of one session, one agent or all of them; each is created afresh on next use.',
 });
-const SandboxAdminPrune = defineRequest(
+/** @since 1 */
+export const SandboxAdminPrune = defineRequest(
   'sandbox/admin/prune',
   AdminParams.extend({ idleHours: z.number().nonnegative().optional(), maxAgeDays: z.number().nonnegative().optional() }),
   z.object({ rule: z.object({ idleHours: z.number(), maxAgeDays: z.number() }), removed: z.array(z.string()) }),
@@ -70,11 +73,13 @@ const SandboxAdminPrune = defineRequest(
     doc: "Removes sandboxes idle or older than the rule (the backend's configured defaults for what is not given; 0 disables a rule) that no command is using.",
   },
 );
-const SandboxAdminCheck = defineRequest('sandbox/admin/check', AdminParams, z.object({ ok: z.boolean(), checks: z.array(SandboxCheckStep) }), {
+/** @since 1 */
+export const SandboxAdminCheck = defineRequest('sandbox/admin/check', AdminParams, z.object({ ok: z.boolean(), checks: z.array(SandboxCheckStep) }), {
   direction: 'kernel-to-plugin', since: 1, capability: 'admin/check',
   doc: "The backend's self-test for these agents, failing closed: every step it ran, the first failure last.",
 });
-const SandboxAdminImageBuild = defineRequest(
+/** @since 1 */
+export const SandboxAdminImageBuild = defineRequest(
   'sandbox/admin/imageBuild',
   z.object({ backendId: z.string().min(1), tag: z.string().min(1).optional(), dockerfile: z.string().min(1).optional() }),
   z.object({ tag: z.string(), imageId: z.string().optional(), dockerfile: z.string() }),
@@ -95,7 +100,6 @@ export const SANDBOX_ADMIN_METHODS = {
 export type SandboxAdminOperation = keyof typeof SANDBOX_ADMIN_METHODS;
 export type SandboxAdminParams<K extends SandboxAdminOperation> = z.input<(typeof SANDBOX_ADMIN_METHODS)[K]['params']>;
 export type SandboxAdminResult<K extends SandboxAdminOperation> = z.output<(typeof SANDBOX_ADMIN_METHODS)[K]['result']>;
-export type SandboxAdminDescriptor<K extends SandboxAdminOperation> = (typeof SANDBOX_ADMIN_METHODS)[K] & RequestDescriptor;
 
 /** The capability a backend declares for an operator method. */
 export const adminCapability = (op: SandboxAdminOperation): string => `admin/${op}`;

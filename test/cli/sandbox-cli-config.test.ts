@@ -30,7 +30,7 @@ describe('pincer config check judges what the first call would refuse', () => {
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as Report;
     expect(report.ok).toBe(false);
-    expect(report.issues.map((i) => i.path)).toEqual(['agents.list[0].sandbox.docker.binds[1]', 'agents.defaults.sandbox.docker.network', 'plugins[3].settings.docker.capDrop']);
+    expect(report.issues.map((i) => i.path)).toEqual(['agents.list[0].sandbox.docker.binds[1]', 'agents.defaults.sandbox.docker.network', 'plugins[4].settings.docker.capDrop']);
     expect(report.issues[0]!.message).toContain('bind mount "/etc:/host-etc:ro" targets blocked path "/etc"');
     const human = await pincer(['config', 'check', '--config', file], { cwd: dir });
     expect(human.stdout).toMatch(/✗ .*refused\.json: 3 problems\n\s+agents\.list\[0\]\.sandbox\.docker\.binds\[1\]\s+Sandbox security: bind mount/);
@@ -66,7 +66,7 @@ describe('pincer config check judges what the first call would refuse', () => {
       c.plugins.push({ id: 'sandbox-docker', module: dockerModule, settings: { docker: { containerPrefix: '' } } });
     }, 'empty-prefix.json');
     const report = JSON.parse((await check(file)).stdout) as Report;
-    expect(report.issues).toEqual([{ path: 'plugins[3].settings.docker.containerPrefix', message: expect.stringContaining('non-empty') }]);
+    expect(report.issues).toEqual([{ path: 'plugins[4].settings.docker.containerPrefix', message: expect.stringContaining('non-empty') }]);
     const list = await pincer(['sandbox', 'list', '--config', file], { cwd: dir });
     expect(list.code).toBe(1);
     expect(list.stderr).toContain('containerPrefix');
@@ -84,8 +84,8 @@ describe('pincer config check judges what the first call would refuse', () => {
     // Run from another folder: ./plugin.sh still resolves against the config's folder.
     const report = JSON.parse((await check(file, dir)).stdout) as Report;
     expect(report.issues).toEqual([
-      { path: 'plugins[4].module', message: expect.stringContaining(`no file at ${join(sub, 'missing/main.js')}`) },
-      { path: 'plugins[5].command[0]', message: expect.stringContaining('"pincer-no-such-program" is not an executable on PATH') },
+      { path: 'plugins[5].module', message: expect.stringContaining(`no file at ${join(sub, 'missing/main.js')}`) },
+      { path: 'plugins[6].command[0]', message: expect.stringContaining('"pincer-no-such-program" is not an executable on PATH') },
     ]);
   });
 
@@ -111,7 +111,7 @@ describe('pincer config check judges what the first call would refuse', () => {
     }, 'root-user.json');
     const { code, stdout } = await pincer(['sandbox', 'check', '--json', '--config', file], { cwd: dir, env: { DOCKER_HOST: `unix://${join(dir, 'no.sock')}` } });
     expect(code).toBe(1);
-    expect(JSON.parse(stdout)).toMatchObject({ ok: false, backends: [{ backend: 'docker', checks: [{ name: 'security', ok: false, code: 'SECURITY_VIOLATION', detail: expect.stringContaining('plugins[3].settings.docker.user: Sandbox security: user "0:0" runs the sandbox as root') }] }] });
+    expect(JSON.parse(stdout)).toMatchObject({ ok: false, backends: [{ backend: 'docker', checks: [{ name: 'security', ok: false, code: 'SECURITY_VIOLATION', detail: expect.stringContaining('plugins[4].settings.docker.user: Sandbox security: user "0:0" runs the sandbox as root') }] }] });
   });
 });
 

@@ -58,7 +58,7 @@ describe('pincer doctor', () => {
     });
     const { code, checks } = await doctor(dir, file);
     expect(code).toBe(1);
-    expect(find(checks, 'config', 'plugins[4].module')).toMatchObject({ status: 'fail', detail: expect.stringContaining(`no file at ${join(dir, 'missing.js')}`) });
+    expect(find(checks, 'config', 'plugins[5].module')).toMatchObject({ status: 'fail', detail: expect.stringContaining(`no file at ${join(dir, 'missing.js')}`) });
     expect(find(checks, 'plugins', 'crashy')).toMatchObject({ status: 'fail', detail: expect.stringContaining('does not start') });
     expect(find(checks, 'plugins', 'inside')).toMatchObject({ status: 'fail', detail: expect.stringContaining('PLUGIN_LOCATION_REFUSED'), fix: expect.stringContaining('outside every agent workspace') });
     expect(find(checks, 'plugins', 'fs')).toMatchObject({ status: 'ok' });
