@@ -42,6 +42,11 @@ export const ProtocolErrorCodes = Object.freeze({
   ToolNotFound: -32010,
   /** The request was cancelled by its sender (`$/cancelRequest`). */
   RequestCancelled: -32011,
+  /**
+   * A confined plugin was refused something it did not declare (a path, a host, a process);
+   * `data.detail` is `{ operation, target }`. @since 1
+   */
+  ConfinementDenied: -32012,
 });
 
 export type ProtocolErrorCodeName = keyof typeof ProtocolErrorCodes;

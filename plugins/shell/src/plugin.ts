@@ -7,5 +7,6 @@ import { SHELL_PLUGIN, createShellTools } from './tools.js';
  * of this plugin; so does the journal of the runs it started, kept in its data dir.
  */
 export function createShellPlugin(journal = new RunJournal(journalFile())) {
-  return definePlugin({ ...SHELL_PLUGIN, tools: createShellTools(journal) });
+  // Commands run in the sandbox backend, reached through the kernel: the plugin itself needs only its data directory.
+  return definePlugin({ ...SHELL_PLUGIN, tools: createShellTools(journal), confinement: { network: 'none', spawn: false } });
 }
