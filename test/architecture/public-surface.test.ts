@@ -34,7 +34,7 @@ const SURFACES: Record<string, string[]> = {
 // The types of `pincer` a host names in its own code (24.3): every one it meets in the API is exported.
 const KERNEL_TYPES = [
   'AfterToolCallEvent', 'AfterToolCallObserver', 'AgentConfig', 'AnthropicTool', 'ApprovalDecision', 'ApprovalRequest',
-  'ApprovalResolution', 'ApprovalSurface', 'ApprovalSurfaceRequest', 'BeforeToolCallEvent', 'BeforeToolCallResult', 'CallCode',
+  'ApprovalResolution', 'ApprovalSurface', 'ApprovalSurfaceRequest', 'ArmedApproval', 'BeforeToolCallEvent', 'BeforeToolCallResult', 'CallCode',
   'CallError', 'CallOutcome', 'CallPathErrorCode', 'CallResult', 'CallsBlocked', 'ConfigErrorCode', 'ConfigIssue', 'DeniedReason',
   'DiagnosticsEmitter', 'DiagnosticsEvent', 'DiagnosticsEventMap', 'DiagnosticsEventType', 'DiagnosticsListener', 'ExecuteOptions',
   'FailedCallResult', 'FailureDisposition', 'GateRunState', 'GatedCall', 'GeminiFunctionDeclaration', 'GeminiTool', 'HookRegistration',
@@ -42,7 +42,7 @@ const KERNEL_TYPES = [
   'LoopDetectorKind', 'OkCallResult', 'OpenAIChatTool', 'OpenAIFunction', 'OpenAIResponsesTool', 'OpenAIToolOptions', 'PincerConfig',
   'PluginAvailability', 'PluginHost', 'PluginLifecycleState', 'PluginStatus', 'PolicyEngine', 'PolicyLayerId', 'PolicyLintOptions',
   'PolicyRemoval', 'PolicyResult', 'PolicyStep', 'ProviderToolErrorCode', 'ProviderToolInput', 'RunContext', 'RunSender',
-  'RunToolExplanation', 'RunTrigger', 'SandboxConfig', 'SandboxMode', 'ToolContent', 'ToolDescriptor', 'ToolExecuteContext',
+  'RunToolExplanation', 'RunTrigger', 'SandboxConfig', 'SandboxMode', 'SystemTool', 'SystemToolOptions', 'ToolContent', 'ToolDescriptor', 'ToolExecuteContext',
   'ToolExecutionBlockedEvent', 'ToolExecutionCompletedEvent', 'ToolExecutionErrorEvent', 'ToolExecutionEventBase',
   'ToolExecutionRejectedEvent', 'ToolExecutionStartedEvent', 'ToolExplanation', 'ToolGate', 'ToolGateOptions', 'ToolLoopDetectedEvent',
   'ToolLoopDetectionConfig', 'ToolLoopDetector', 'ToolResult', 'ToolSet', 'ToolsChangedEvent', 'TrustedPolicyDecision',
