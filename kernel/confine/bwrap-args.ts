@@ -42,9 +42,17 @@ export function bwrapArgs(layout: SandboxLayout): string[] {
   // Parents before children, so a narrower grant (rw workspace under a read-only /) wins; a
   // declared `/` comes before the fresh /proc, /dev and private /tmp, everything else after.
   mounts.sort((a, b) => depth(a.path) - depth(b.path));
-  for (const m of mounts.filter((m) => m.path === '/')) args.push(m.flag, m.path, m.path);
+  // A mount inside one of the same kind adds nothing, and bubblewrap cannot create its mount
+  // point inside a read-only one (a declared `/` with /etc/localtime, a symlink, below it).
+  const redundant = (m: (typeof mounts)[number], i: number) => {
+    const parent = mounts.slice(0, i).filter((p) => p.path !== m.path && within(m.path, p.path)).pop();
+    const remounted = parent?.path === '/' && ['/tmp', '/proc', '/dev'].some((fresh) => within(m.path, fresh));
+    return parent !== undefined && parent.flag === m.flag && !remounted;
+  };
+  const kept = mounts.filter((m, i) => !redundant(m, i) && mounts.findIndex((o) => o.path === m.path) === i);
+  for (const m of kept.filter((m) => m.path === '/')) args.push(m.flag, m.path, m.path);
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-  for (const m of mounts.filter((m) => m.path !== '/')) args.push(m.flag, m.path, m.path);
+  for (const m of kept.filter((m) => m.path !== '/')) args.push(m.flag, m.path, m.path);
   // Declared paths may cover the state directory; other plugins' data and the audit log stay hidden.
   const covers = (p: string) => mounts.some((m) => within(p, m.path));
   if (covers(layout.stateDir)) args.push('--tmpfs', layout.stateDir);

@@ -6,9 +6,9 @@ export const SANDBOX_LOCAL_PLUGIN = { id: 'sandbox-local', version: '0.1.0' } as
 
 /**
  * What the backend needs confined: the workspaces read-write, the rest of the host read-only
- * (its commands see it so), and to start processes. In `danger-full-access` (the default for
- * configs that do not choose) its commands run on the whole host, so the plugin runs unconfined;
- * `exec.network` gives its `workspace-write` commands the network, so the plugin needs it too.
+ * (its commands see it so), and to start processes. In `danger-full-access` its commands run on
+ * the whole host, so the plugin runs unconfined; `exec.network` gives its `workspace-write`
+ * commands the network, so the plugin needs it too.
  */
 export const SANDBOX_LOCAL_CONFINEMENT = {
   filesystem: [
@@ -18,7 +18,7 @@ export const SANDBOX_LOCAL_CONFINEMENT = {
   network: 'none',
   spawn: true,
   when: [
-    { setting: 'exec.mode', notEquals: 'workspace-write', unconfined: true },
+    { setting: 'exec.mode', equals: 'danger-full-access', unconfined: true },
     { setting: 'exec.network', equals: true, add: { network: 'host' } },
   ],
 } as const satisfies PluginConfinementInput;
