@@ -5,6 +5,7 @@ import { checkPluginEntries } from '../check/plugin-resolution.js';
 import { out, outJson, type CliContext, type Command } from '../context.js';
 import { CliError, usageError } from '../errors.js';
 import type { ConfigIssue, PincerConfig } from '../kernel.js';
+import { confinementWarnings } from '../../kernel/confine/dangerous-settings.js';
 import { auditDockerSandboxes, type SandboxAudit } from '../sandbox/audit.js';
 
 export const configCommand: Command = {
@@ -18,7 +19,8 @@ checks what the first call would otherwise refuse: every plugin's module or
 command resolves (relative paths against the config file's folder), and every
 agent's docker sandbox settings pass the backend's security validation (binds,
 network, seccomp/AppArmor profiles, capabilities, read-only root, user).
-Dangerous overrides in effect (sandbox.docker.dangerouslyAllow…) are listed as
+Dangerous overrides in effect (sandbox.docker.dangerouslyAllow…, a plugin's
+dangerouslyUnconfined, the local backend's exec.mode "danger-full-access") are listed as
 warnings. With no file, checks the one discovery would use: $PINCER_CONFIG,
 else ./pincer.config.json, else the embedded default.
 
@@ -68,7 +70,8 @@ function reportLoaded(ctx: CliContext, source: ConfigSource, config: PincerConfi
     audit = { issues: [{ path: 'agents', message: (error as Error).message }], warnings: [] };
   }
   const issues = [...checkPluginEntries(config, ctx.cwd, ctx.env), ...audit.issues.map(({ path, message }) => ({ path, message }))];
-  return report(ctx, source, issues, audit.warnings.map(({ path, message }) => ({ path, message })), json);
+  const warnings = [...audit.warnings.map(({ path, message }) => ({ path, message })), ...confinementWarnings(config.plugins as Parameters<typeof confinementWarnings>[0])];
+  return report(ctx, source, issues, warnings, json);
 }
 
 function report(ctx: CliContext, source: ConfigSource, issues: ConfigIssue[], warnings: ConfigIssue[], json?: boolean): number {
