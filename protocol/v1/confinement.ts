@@ -78,7 +78,7 @@ export type PluginConfinementInput = z.input<typeof PluginConfinement>;
 /**
  * Env var naming the Unix socket of the kernel's filtering proxy inside a confined plugin
  * (declared `loopback` or `hosts`): an HTTP proxy accepting `CONNECT host:port` and absolute-URI
- * requests. The SDK also serves it on 127.0.0.1 and sets `HTTP_PROXY`/`HTTPS_PROXY` to that.
+ * `http:` requests; the plugin speaks to it over that socket (its namespace has no other route).
  * @since 1
  */
 export const PROXY_SOCKET_ENV = 'PINCER_PROXY_SOCKET';

@@ -78,7 +78,7 @@ beforeAll(async () => {
   writeFileSync(homeSecret, 'home-secret-value');
   mkdirSync(path.join(stateDir, 'plugins', 'victim'), { recursive: true, mode: 0o700 });
   writeFileSync(path.join(stateDir, 'plugins', 'victim', 'token'), 'victim-data-value');
-  server = net.createServer((s) => s.end());
+  server = net.createServer((s) => s.end('served\n'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as net.AddressInfo).port;
 });
@@ -140,3 +140,32 @@ describe.skipIf(process.platform !== 'linux')('a confined plugin', () => {
     });
   }, 120_000);
 });
+
+describe.skipIf(process.platform !== 'linux')('a confined plugin that declares named hosts', () => {
+  it('reaches a declared host:port through the kernel proxy, is refused any other, and cannot go around it', async () => {
+    const other = net.createServer((s) => s.end('other-service\n'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const otherPort = (other.address() as net.AddressInfo).port;
+    const file = path.join(manifests, 'netprobe.json');
+    writeFileSync(file, JSON.stringify({ id: 'netprobe', version: '1.0.0', protocolVersion: 1, contributes: { tools: [], sandboxBackends: [], skillSources: [], hooks: [] }, confinement: { network: { hosts: [`127.0.0.1:${port}`] } } }));
+    const denied: string[] = [];
+    const kernel = createKernel({ plugins: [{ id: 'netprobe', module: PROBE, manifest: file }], agents: { list: [{ id: 'main', workspace: ws }] } } as PincerConfig, {
+      logger: (e) => void (e.message.includes('confinement:') && denied.push(e.message)),
+      cwd: scratch('confine-cwd'),
+    });
+    await kernel.start();
+    try {
+      const tools = kernel.assembleTools({ agentId: 'main' });
+      const call = async (op: string, p: number) => text(await tools.execute('netprobe_probe', { op, target: '127.0.0.1', port: p }));
+      expect(await call('proxy', port)).toMatch(/200[\s\S]*served/);
+      expect(await call('proxy', otherPort)).toContain('403');
+      expect(await call('connect', otherPort)).toMatch(DENIED_NET);
+      expect(denied.some((m) => m.includes(`tried to connect to 127.0.0.1:${otherPort}`))).toBe(true);
+    } finally {
+      await kernel.stop();
+      other.close();
+    }
+  }, 120_000);
+});
+
+const DENIED_NET = /CONFINEMENT_DENIED[\s\S]*plugin \\?"netprobe\\?" tried to connect to 127\.0\.0\.1/;
