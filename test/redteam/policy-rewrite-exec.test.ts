@@ -65,12 +65,15 @@ describe.each(backends)('protected paths against exec on $name', ({ name, sandbo
           "printf '#!/bin/sh\\necho pwned > /tmp/pwned\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit",
           "printf '[core]\\n\\tfsmonitor = touch /tmp/pwned-fsmonitor\\n' >> .git/config",
           "sed -i 's/web_fetch/nothing_at_all/' pincer.config.json",
+          'echo ran > proof.txt',
           'echo done',
         ].join('; '),
       });
       // Whatever the tool says, judge the host's files.
       expect(text(result)).toBeDefined();
     });
+    // The command ran, and its writes to the rest of the workspace reach the host.
+    expect(readFileSync(path.join(ws, 'proof.txt'), 'utf8')).toBe('ran\n');
     const leaks: string[] = [];
     if (existsSync(path.join(ws, '.git/hooks/pre-commit'))) leaks.push('.git/hooks/pre-commit planted');
     if (readFileSync(path.join(ws, '.git/config'), 'utf8').includes('fsmonitor')) leaks.push('.git/config core.fsmonitor set');
