@@ -3,6 +3,7 @@
  * need a service (Docker, sshd) say so and are skipped when it is absent.
  */
 import { runAssemblyBench } from './assembly.bench.js';
+import { runConfinementBench } from './confinement.bench.js';
 import { runFsIntegrityBench } from './fs-integrity.bench.js';
 import { runExecBench } from './exec.bench.js';
 import { runGateBench } from './gate.bench.js';
@@ -24,6 +25,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ['mcp', runMcpBench],
   ['message', () => runMessageBench()],
   ['sandbox', runSandboxBench],
+  ['confinement', runConfinementBench],
 ];
 
 const only = process.argv.slice(2);
