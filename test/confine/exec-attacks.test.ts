@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PincerConfig } from '../../kernel/index.js';
@@ -45,6 +46,8 @@ const ATTACK = () =>
   [
     'echo hacked >> pincer.config.json',
     "printf '#!/bin/sh\\n' > .git/hooks/post-checkout",
+    // Around the read-only mounts: through another process's root, in the backend's mount namespace.
+    'ws=$(pwd); for p in /proc/[0-9]*; do echo x > $p/root$ws/.git/hooks/post-checkout; done 2>/dev/null',
     `echo escaped > ${hostTmpTarget}`,
     `(exec 3<>/dev/tcp/127.0.0.1/${port} && echo reached-network) 2>/dev/null || true`,
     `bash -c 'cat < /dev/tcp/127.0.0.1/${port}' 2>/dev/null || true`,
@@ -76,6 +79,25 @@ describe.skipIf(process.platform !== 'linux')('exec on the local backend', () =>
     expect(output).not.toContain('served');
     expect(output).not.toMatch(/^1$/m);
     expect(existsSync(path.join(ws, '.pincer'))).toBe(false); // the placeholder for the missing protected path is gone
+  }, 120_000);
+
+  it('hostFilesystem "hidden": the home directory is out of sight ("read-only" shows it)', async () => {
+    const secret = path.join(os.homedir(), `.pincer-confine-exec-${process.pid}`);
+    writeFileSync(secret, 'home-secret');
+    try {
+      const readIn = async (hostFilesystem: 'hidden' | 'read-only') => {
+        const ws = scratch(`exec-${hostFilesystem}`);
+        const plugins = bundledPluginConfigs().map((p) => (p.id === 'sandbox-local' ? { ...p, settings: { exec: { mode: 'workspace-write', hostFilesystem } } } : p));
+        const cfg = { plugins, agents: { list: [{ id: 'main', workspace: ws }] } } as PincerConfig;
+        return withKernel(cfg, { cwd: scratch('exec-cwd') }, async (kernel) => text(await kernel.assembleTools({ agentId: 'main' }).execute('exec', { command: `cat ${secret}; ls /usr/bin/env` })));
+      };
+      expect(await readIn('read-only')).toContain('home-secret');
+      const hidden = await readIn('hidden');
+      expect(hidden).not.toContain('home-secret');
+      expect(hidden).toContain('/usr/bin/env'); // the system directories stay
+    } finally {
+      rmSync(secret, { force: true });
+    }
   }, 120_000);
 
   it('sees no kernel process: /proc of the command holds only its own sandbox', async () => {
