@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync, rmdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { WorkspaceError } from '../../../../sdk/fs-bridge/index.js';
 
@@ -20,6 +20,18 @@ export interface ProtectedMounts {
   release(): void;
 }
 
+const realOrUndefined = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return undefined; // a dangling link
+  }
+};
+/** `p` resolves (through every symbolic link) to `root` or below it. */
+const resolvesWithin = (p: string, root: string) => {
+  const real = realOrUndefined(p);
+  return real !== undefined && (real === root || real.startsWith(`${root}${path.sep}`));
+};
 const exists = (p: string) => {
   try {
     lstatSync(p);
@@ -48,23 +60,36 @@ export function holdProtectedPaths(workspaceDir: string, protectedPaths: readonl
       }
     }
   };
+  const realRoot = realpathSync(workspaceDir);
+  /** Holds `dir` (creating it when missing); false when nothing can be created there. */
+  const hold = (dir: string, last: boolean): boolean => {
+    const count = holders.get(dir);
+    if (count !== undefined) {
+      holders.set(dir, count + 1);
+      created.push(dir);
+      return true;
+    }
+    if (exists(dir)) return true;
+    // Never create through a symbolic link that leads out of the workspace.
+    if (!resolvesWithin(path.dirname(dir), realRoot)) return false;
+    try {
+      mkdirSync(dir, { mode: last ? 0o555 : 0o755 });
+    } catch {
+      return false; // a file where a parent should be: nothing can be created below it
+    }
+    holders.set(dir, 1);
+    created.push(dir);
+    return true;
+  };
   try {
     for (const rel of protectedPaths) {
-      const target = path.join(workspaceDir, ...rel.split('/'));
       const parts = rel.split('/');
+      const target = path.join(workspaceDir, ...parts);
       for (let i = 1; i <= parts.length; i += 1) {
         const dir = path.join(workspaceDir, ...parts.slice(0, i));
-        if (holders.has(dir)) holders.set(dir, holders.get(dir)! + 1), created.push(dir);
-        else if (!exists(dir)) {
-          try {
-            mkdirSync(dir, { mode: i === parts.length ? 0o555 : 0o755 });
-          } catch {
-            break; // a file where a parent should be: nothing can be created below it
-          }
-          holders.set(dir, 1);
-          created.push(dir);
-        }
-        if (i < parts.length) ancestors.add(dir);
+        if (!hold(dir, i === parts.length)) break;
+        // Bound read-write onto itself: only where it really lies inside the workspace.
+        if (i < parts.length && resolvesWithin(dir, realRoot)) ancestors.add(dir);
       }
       if (!exists(target)) continue;
       try {
