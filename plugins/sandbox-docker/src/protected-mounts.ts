@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { SandboxError } from '../../../sdk/sandbox/errors.js';
 
@@ -30,7 +30,9 @@ export function protectedContainerMounts(workspaceDir: string, workdir: string, 
     if (stat?.isSymbolicLink()) {
       throw new SandboxError('SECURITY_VIOLATION', `Protected path ${rel} is a symbolic link: a read-write docker workspace cannot hold it read-only. Replace the link, or use workspaceAccess "ro".`);
     }
-    if (stat) binds.push(`${host}:${inContainer}:ro`);
+    // An empty directory (often the mount point the engine left for a missing one) gets the same
+    // empty read-only tmpfs, so the plan, and with it the container, stays the same across sessions.
+    if (stat && !isEmptyDirectory(host, stat)) binds.push(`${host}:${inContainer}:ro`);
     else tmpfs[inContainer] = 'ro,size=4k,mode=0555';
   }
   for (const rel of parents) {
@@ -39,6 +41,10 @@ export function protectedContainerMounts(workspaceDir: string, workdir: string, 
     if (stat?.isDirectory()) binds.push(`${host}:${path.posix.join(workdir, rel)}:rw`);
   }
   return { binds, tmpfs };
+}
+
+function isEmptyDirectory(p: string, stat: Stats): boolean {
+  return stat.isDirectory() && readdirSync(p).length === 0;
 }
 
 function lstatOrUndefined(p: string) {
