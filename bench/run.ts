@@ -13,6 +13,7 @@ import { runMessageBench } from './message.bench.js';
 import { runPolicyBench } from './policy.bench.js';
 import { runReadBench } from './read.bench.js';
 import { runSandboxBench } from './sandbox.bench.js';
+import { runSkillsBench } from './skills.bench.js';
 
 const suites: [string, () => Promise<unknown>][] = [
   ['policy', runPolicyBench],
@@ -26,6 +27,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ['message', () => runMessageBench()],
   ['sandbox', runSandboxBench],
   ['confinement', runConfinementBench],
+  ['skills', runSkillsBench],
 ];
 
 const only = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { isPlainObject } from './plain-object.js';
-import { stableStringify } from './stable-stringify.js';
+import { isPlainObject } from '../shared/plain-object.js';
+import { stableStringify } from '../shared/stable-stringify.js';
 
 /** sha256 hex of the stable text of a value. */
 export function digestValue(value: unknown): string {
