@@ -4,6 +4,7 @@
  */
 import { runAssemblyBench } from './assembly.bench.js';
 import { runAutomationsBench } from './automations.bench.js';
+import { runConfinementBench } from './confinement.bench.js';
 import { runFsIntegrityBench } from './fs-integrity.bench.js';
 import { runExecBench } from './exec.bench.js';
 import { runGateBench } from './gate.bench.js';
@@ -27,6 +28,7 @@ const suites: [string, () => Promise<unknown>][] = [
   ['mcp', runMcpBench],
   ['message', () => runMessageBench()],
   ['sandbox', runSandboxBench],
+  ['confinement', runConfinementBench],
   ['skills', runSkillsBench],
   ['automations', runAutomationsBench],
   ['ssh-sync', () => runSshSyncBench()],

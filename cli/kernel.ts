@@ -92,6 +92,8 @@ export interface PluginStatus {
   pid?: number;
   /** Tools the kernel refused from this plugin (bad name or schema, a name another plugin owns), with the reason. */
   rejectedTools?: Array<{ name: string; reason: string }>;
+  /** How its latest start was sandboxed (docs/confinement.md); `warning` when it runs without what it declared. */
+  confinement?: { mode: 'confined' | 'unconfined' | 'refused'; detail: string; warning?: string };
 }
 
 export type { TaskRecord } from '../protocol/index.js';

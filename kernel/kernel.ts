@@ -6,7 +6,7 @@
 import { createDiagnosticsEmitter, type DiagnosticsEmitter } from './diagnostics/index.js';
 import { createToolGate, type ApprovalSurface, type CallPathLogger, type KernelTool, type RunContext, type TrustedToolPolicy } from './gate/index.js';
 import { createPluginHost, defaultHostLogger, type HostLogger, type PluginHost, type PluginStatus } from './host/index.js';
-import { sharesSurfaceOf, workspaceRootsOf } from './host/workspace-roots.js';
+import { agentWorkspacesOf, sharesSurfaceOf, workspaceRootsOf } from './host/workspace-roots.js';
 import { normalizeToolSchema } from './schema/index.js';
 import { createPolicyEngine } from './policy/index.js';
 import { isKnownCoreToolId } from '../protocol/vocabulary/index.js';
@@ -96,7 +96,10 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const logger = callPathLogger(log);
   const cwd = options.cwd ?? process.cwd();
   // No plugin may start from where an agent can write (its workspace, a sandbox mount).
-  const host = createPluginHost({ plugins: config.plugins ?? [], logger: log, workspaceRoots: workspaceRootsOf(config, cwd), sharesSurface: sharesSurfaceOf(config) });
+  const host = createPluginHost({
+    plugins: config.plugins ?? [], logger: log, workspaceRoots: workspaceRootsOf(config, cwd), sharesSurface: sharesSurfaceOf(config),
+    confinement: { config: config.confinement, workspaces: agentWorkspacesOf(config, cwd) },
+  });
   const sandboxAdmin = createSandboxAdmin(host, config, cwd);
   const surfaces = new SurfaceCache(host, (config.plugins ?? []).map((plugin) => plugin.id));
   const families = new FamilyTools(host, config);

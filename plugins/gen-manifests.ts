@@ -11,8 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PROTOCOL_VERSION } from '../protocol/index.js';
-import { pluginContributions } from '../sdk/plugin/define.js';
+import { pluginManifest } from '../sdk/plugin/manifest.js';
 import type { PluginDefinition } from '../sdk/plugin-api.js';
 import { fsPlugin } from './fs/src/plugin.js';
 import { createShellPlugin } from './shell/src/plugin.js';
@@ -28,9 +27,8 @@ export const BUNDLED_PLUGINS: Record<string, PluginDefinition> = {
 };
 
 export function buildManifest(plugin: PluginDefinition): Record<string, unknown> {
-  const contributes = pluginContributions(plugin);
   // Round-trip through JSON so the comparison sees what the file holds (no undefined keys).
-  return JSON.parse(JSON.stringify({ id: plugin.id, version: plugin.version, protocolVersion: PROTOCOL_VERSION, contributes })) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(pluginManifest(plugin))) as Record<string, unknown>;
 }
 
 export function manifestFile(root: string, folder: string): string {

@@ -4,13 +4,14 @@
  * validation, and which settings are valid but weaken a fence or do nothing.
  */
 import type { ConfigIssue, KernelApi, PincerConfig } from '../kernel.js';
+import { confinementWarnings } from '../../kernel/confine/dangerous-settings.js';
 import { auditDockerSandboxes, type SandboxAudit } from '../sandbox/audit.js';
 import { checkPluginEntries } from './plugin-resolution.js';
 
 export interface ConfigFindings {
   /** Problems: the first call (or plugin start) would fail on each. */
   issues: ConfigIssue[];
-  /** `dangerouslyAllow…` overrides in effect: valid, but each lifts a fence. */
+  /** `dangerouslyAllow…` overrides, `dangerouslyUnconfined` and `danger-full-access` exec in effect: valid, but each lifts a fence. */
   overrides: ConfigIssue[];
   /** Allow, alsoAllow and deny entries that match no tool, group or plugin: they do nothing. */
   policy: ConfigIssue[];
@@ -27,7 +28,7 @@ export function configFindings(api: KernelApi, config: PincerConfig, cwd: string
   }
   return {
     issues: [...checkPluginEntries(config, cwd, env), ...audit.issues.map(plain)],
-    overrides: audit.warnings.map(plain),
+    overrides: [...audit.warnings.map(plain), ...confinementWarnings(config.plugins as Parameters<typeof confinementWarnings>[0])],
     policy: api.policyWarnings(config),
   };
 }

@@ -17,9 +17,10 @@ checks what the first call would otherwise refuse: every plugin's module or
 command resolves (relative paths against the config file's folder), and every
 agent's docker sandbox settings pass the backend's security validation (binds,
 network, seccomp/AppArmor profiles, capabilities, read-only root, user).
-Dangerous overrides in effect (sandbox.docker.dangerouslyAllow…) and policy
-entries that match no tool, group or plugin (a deny that denies nothing) are
-listed as warnings. With no file, checks the one discovery would use: $PINCER_CONFIG,
+Dangerous overrides in effect (sandbox.docker.dangerouslyAllow…, a plugin's
+dangerouslyUnconfined, the local backend's exec.mode "danger-full-access") and
+policy entries that match no tool, group or plugin (a deny that denies nothing)
+are listed as warnings. With no file, checks the one discovery would use: $PINCER_CONFIG,
 else ./pincer.config.json, else the embedded default.
 
 Exit status: 0 when valid (warnings included), 1 when invalid or unreadable.

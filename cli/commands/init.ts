@@ -126,7 +126,10 @@ async function decide(ctx: CliContext, values: Values): Promise<StarterChoices> 
 
 /** The bundled plugins as the embedded default lists them, plus the chosen sandbox backend's. */
 function pluginEntries(api: KernelApi, root: string, workspace: string, choices: StarterChoices): PluginEntry[] {
-  const base = (api.defaultConfig({ cwd: workspace }).plugins ?? []) as PluginEntry[];
+  // New configs confine the local backend's commands explicitly (docs/confinement.md): where bubblewrap cannot run, exec is refused rather than run on the host.
+  const base = ((api.defaultConfig({ cwd: workspace }).plugins ?? []) as PluginEntry[]).map(
+    (entry): PluginEntry => (entry.id === 'sandbox-local' ? { ...entry, settings: { ...(entry.settings as object | undefined), exec: { mode: 'workspace-write' } } } : entry),
+  );
   // In Pincer's own checkout the embedded default lets its plugins run inside the workspace; so may the backend.
   const dev = base.some((entry) => entry.allowInsideWorkspace === true) ? { allowInsideWorkspace: true } : {};
   if (!choices.backend) return base;

@@ -14,7 +14,9 @@ export const pluginsCommand: Command = {
 Starts the kernel with the configured plugins and prints each plugin's state
 (lazy, starting, ready, restarting, failed, stopped), version, negotiated
 protocol version, restart count, tool count and last error. Lazy plugins
-have no process until a call needs them.
+have no process until a call needs them. A plugin that runs without the
+bubblewrap sandbox its manifest declares is listed below the table with
+why (docs/confinement.md); --json shows every plugin's confinement.
 
 Exit status: 0 when every plugin is serving (or lazy), 1 when one is failed
 or restarting after a crash (usable as a health check).
@@ -50,6 +52,9 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
     p.lastError ? c.red(describeLastError(p.lastError)) : '',
   ]);
   const refused = plugins.flatMap((p) => (p.rejectedTools ?? []).map((r) => `  ${c.yellow('refused tool')} ${r.reason}`));
+  // A plugin that runs without the sandbox it declared (docs/confinement.md), or a dangerous mode.
+  const unconfined = plugins.flatMap((p) => (p.confinement?.warning ? [`  ${c.yellow('confinement')} ${p.confinement.warning}`] : []));
+  const notes = [...refused, ...unconfined];
   return renderTable(
     [
       { header: 'PLUGIN' },
@@ -62,7 +67,7 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
     ],
     rows,
     { width: terminalWidth(ctx), headerStyle: c.bold },
-  ) + (refused.length > 0 ? `\n\n${refused.join('\n')}` : '');
+  ) + (notes.length > 0 ? `\n\n${notes.join('\n')}` : '');
 }
 
 /**

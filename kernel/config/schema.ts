@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { AgentToolsConfigSchema, GroupConfigSchema, ToolsConfigSchema } from './tools-schema.js';
 import { PluginConfigSchema } from '../host/config.js';
+import { ConfinementConfigSchema } from '../confine/config.js';
 
 export const SandboxModeSchema = z.enum(['off', 'non-main', 'all']);
 
@@ -92,6 +93,8 @@ export const PincerConfigSchema = z.strictObject({
    * enabled plugins declare the same id.
    */
   backendPlugins: z.record(z.string().trim().min(1), z.string().min(1)).optional(),
+  /** How plugins that declare confinement are sandboxed, and what happens where bubblewrap cannot run. */
+  confinement: ConfinementConfigSchema.optional(),
 });
 
 /** Config as written (host defaults not yet filled in); the host applies its defaults itself. */

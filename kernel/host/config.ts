@@ -53,6 +53,8 @@ export const PluginConfigSchema = z
     coreTools: z.array(z.string().min(1)).optional(),
     /** For plugin developers only: run this plugin even though its code lies inside a workspace. */
     allowInsideWorkspace: z.boolean().default(false),
+    /** Run this plugin without the bubblewrap sandbox its manifest declares (logged loudly). */
+    dangerouslyUnconfined: z.boolean().default(false),
   })
   .refine((c) => (c.command === undefined) !== (c.module === undefined), {
     message: 'give exactly one of "command" (argv) or "module" (a JS entry path)',

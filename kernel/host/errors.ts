@@ -8,6 +8,9 @@ export const KERNEL_ERROR_CODES = [
   'PLUGIN_TIMEOUT',
   'PLUGIN_UNRESPONSIVE',
   'PLUGIN_LOCATION_REFUSED',
+  'CONFINEMENT_UNAVAILABLE',
+  'CONFINEMENT_REFUSED',
+  'CONFINEMENT_DENIED',
   'HANDSHAKE_FAILED',
   'VERSION_MISMATCH',
   'CAPABILITY_NOT_SUPPORTED',
@@ -68,6 +71,7 @@ const BY_PROTOCOL_CODE: Record<number, KernelErrorCode> = {
   [ProtocolErrorCodes.ToolFailed]: 'TOOL_FAILED',
   [ProtocolErrorCodes.ToolNotFound]: 'TOOL_NOT_FOUND',
   [ProtocolErrorCodes.RequestCancelled]: 'CANCELLED',
+  [ProtocolErrorCodes.ConfinementDenied]: 'CONFINEMENT_DENIED',
   [ProtocolErrorCodes.DeadlineExceeded]: 'PLUGIN_TIMEOUT',
   // vscode-jsonrpc rejects pending requests this way when the pipe closes: the plugin is gone.
   [ErrorCodes.PendingResponseRejected]: 'PLUGIN_CRASHED',

@@ -29,6 +29,7 @@ import { ManagedPlugin } from './managed-plugin.js';
 import { capToolResult, jsonValueProblem } from './result-cap.js';
 import type { PluginContributions, PluginStatus, RequiredPluginsHealth } from './status.js';
 import { ToolOwners, designateCoreTools } from './tool-owners.js';
+import { Confiner, type ConfinerOptions } from '../confine/confiner.js';
 
 export interface PluginHostOptions {
   plugins: readonly PluginConfigInput[];
@@ -49,6 +50,8 @@ export interface PluginHostOptions {
    * Plugins that never meet may serve the same tool name (see tool-owners.ts).
    */
   sharesSurface?: (a: string, b: string) => boolean;
+  /** The operator's `confinement` config and the paths its placeholders stand for. */
+  confinement?: Pick<ConfinerOptions, 'config' | 'workspaces' | 'skillRoots' | 'onDenied'>;
 }
 
 export interface InvokeOptions {
@@ -92,7 +95,20 @@ export function createPluginHost(options: PluginHostOptions) {
   const owners = new ToolOwners(designated, options.sharesSurface);
   const restart = RestartPolicySchema.parse(options.restart ?? {});
   const logger = options.logger ?? defaultHostLogger;
-  const shared = { owners, workspaceRoots: options.workspaceRoots ?? [], stateDir: options.stateDir ?? defaultStateDir() };
+  const stateDir = options.stateDir ?? defaultStateDir();
+  const workspaceRoots = options.workspaceRoots ?? [];
+  const confiner = new Confiner({
+    workspaces: [],
+    ...options.confinement,
+    workspaceRoots,
+    stateDir,
+    log: (level, message) => logger({ level, source: 'kernel', message }),
+    onDenied: (pluginId, what) => {
+      logger({ level: 'warn', source: `plugin:${pluginId}`, message: `confinement: plugin "${pluginId}" tried to ${what}, which it did not declare; refused` });
+      options.confinement?.onDenied?.(pluginId, what);
+    },
+  });
+  const shared = { owners, workspaceRoots, stateDir, confiner };
   let workspaceHandler: WorkspaceHandler | undefined;
   let services: HostServices | undefined;
   let version = 0;
@@ -128,6 +144,7 @@ export function createPluginHost(options: PluginHostOptions) {
     /** Stops every plugin (escalating shutdown); no process is left afterwards. */
     async stop(): Promise<void> {
       await Promise.all([...plugins.values()].map((p) => p.stop()));
+      confiner.dispose();
     },
     /** Starts one plugin now (e.g. warm a lazy one); rejects with the reason it could not start. */
     ensureStarted: (pluginId: string): Promise<void> => get(pluginId).start(),

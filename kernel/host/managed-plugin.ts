@@ -20,6 +20,7 @@ import type { PluginLifecycleState, PluginStatus } from './status.js';
 import { CrashWindow, PERMANENT_START_ERRORS } from './supervise.js';
 import { killPlugin, terminatePlugin } from './terminate.js';
 import type { ToolOwners } from './tool-owners.js';
+import type { Confiner, ConfinementStatus, LaunchPlan } from '../confine/confiner.js';
 
 export interface ManagedPluginDeps {
   kernel: PeerInfo;
@@ -36,6 +37,8 @@ export interface ManagedPluginDeps {
   stateDir: string;
   /** State or contributions changed (the host bumps its version, listeners refresh). */
   onChange: () => void;
+  /** Builds each start's sandbox from the plugin's declaration (see kernel/confine). */
+  confiner: Confiner;
   /** A skill source of this plugin announced a new version. */
   onSkillsChanged: (pluginId: string, change: SkillsListChangedParams) => void;
 }
@@ -66,6 +69,9 @@ export class ManagedPlugin {
   private closed = false;
   private probing = false;
   private warnedLocation = false;
+  private warnedConfinement = false;
+  private plan: LaunchPlan | undefined;
+  confinement: ConfinementStatus | undefined;
   private readonly crashes: CrashWindow;
   readonly inflight = new InflightCalls();
   restarts = 0;
@@ -190,8 +196,10 @@ export class ManagedPlugin {
     try {
       const cwd = this.startDir();
       this.checkLocation(); // at every start: the files may have been swapped for links into a workspace since
-      const env = { [PLUGIN_DATA_DIR_ENV]: ensurePluginDataDir(deps.stateDir, config.id) };
-      started = await startPluginProcess(config, { log: this.log, inheritEnv: deps.inheritEnv, workspace: deps.workspace, services: deps.services }, { cwd, env }, {
+      const dataDir = ensurePluginDataDir(deps.stateDir, config.id);
+      const confined = await this.planLaunch(dataDir, cwd);
+      const env = { [PLUGIN_DATA_DIR_ENV]: dataDir };
+      started = await startPluginProcess(config, { log: this.log, inheritEnv: deps.inheritEnv, workspace: deps.workspace, services: deps.services }, { cwd, env, confined }, {
         onToolsChanged: (tools) => {
           if (gen === this.generation) this.tools.update(tools);
         },
@@ -239,6 +247,29 @@ export class ManagedPlugin {
       } else this.fatal(gen, error);
       throw error;
     }
+  }
+
+  /** Decides (at every start: settings and bubblewrap may differ) how the process is sandboxed. */
+  private async planLaunch(dataDir: string, cwd: string): Promise<{ wrapper: { file: string; args: string[]; seccomp?: Buffer }; env: Record<string, string> } | undefined> {
+    await this.closeProxy();
+    let plan: LaunchPlan;
+    try {
+      plan = await this.deps.confiner.plan(this.config, dataDir, cwd);
+    } catch (error) {
+      this.confinement = { mode: 'refused', detail: (error as Error).message };
+      throw error;
+    }
+    this.plan = plan;
+    this.confinement = plan.status;
+    if (plan.status.warning && !this.warnedConfinement) this.log.kernel('warn', plan.status.warning);
+    this.warnedConfinement ||= plan.status.warning !== undefined;
+    return plan.mode === 'confined' ? { wrapper: { file: plan.bwrap, args: plan.args, seccomp: plan.seccomp }, env: plan.env } : undefined;
+  }
+
+  private async closeProxy(): Promise<void> {
+    const proxy = this.plan?.mode === 'confined' ? this.plan.proxy : undefined;
+    this.plan = undefined;
+    await proxy?.close();
   }
 
   private crashError(info: { code: number | null; signal: string | null }, when: string): KernelError {
@@ -336,6 +367,7 @@ export class ManagedPlugin {
     }
     this.conn?.dispose();
     this.conn = undefined;
+    await this.closeProxy();
     this.setState(finalState);
   }
 
@@ -357,6 +389,7 @@ export class ManagedPlugin {
       inflight: this.inflight.size,
       tools: this.contributes.tools.length,
       rejectedTools: [...this.tools.rejected],
+      ...(this.confinement ? { confinement: this.confinement } : {}),
     };
   }
 }

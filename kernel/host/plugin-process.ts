@@ -5,7 +5,7 @@ import { openPluginConnection, type WorkspaceHandler } from './connection.js';
 import type { HostServices } from './host-services.js';
 import { buildPluginEnv } from './env.js';
 import type { PluginLogSink } from './plugin-log.js';
-import { spawnFailed, spawnPlugin, type SpawnedPlugin } from './spawn.js';
+import { spawnFailed, spawnPlugin, type SpawnWrapper, type SpawnedPlugin } from './spawn.js';
 import { forwardLines } from './stdio-log.js';
 
 /** A running plugin process with its output forwarded and its RPC connection open. */
@@ -28,10 +28,12 @@ export interface PluginProcessEvents {
 export async function startPluginProcess(
   config: PluginConfig,
   deps: { log: PluginLogSink; inheritEnv?: readonly string[]; workspace: () => WorkspaceHandler | undefined; services?: () => HostServices | undefined },
-  launch: { cwd: string; env: Record<string, string> },
+  launch: { cwd: string; env: Record<string, string>; confined?: { wrapper: SpawnWrapper; env: Record<string, string> } },
   events: PluginProcessEvents,
 ): Promise<PluginProcess> {
-  const proc = spawnPlugin(config, { ...buildPluginEnv(config, { inherit: deps.inheritEnv }), ...launch.env }, launch.cwd);
+  // Confined: the sandbox's own cleared environment replaces the inherited allow-list.
+  const env = launch.confined ? launch.confined.env : { ...buildPluginEnv(config, { inherit: deps.inheritEnv }), ...launch.env };
+  const proc = spawnPlugin(config, env, launch.cwd, launch.confined?.wrapper);
   if (proc.pid < 0) throw spawnFailed(config, (await proc.exited).error);
   if (proc.stdout) forwardLines(proc.stdout, deps.log, 'info');
   forwardLines(proc.stderr, deps.log, 'info');

@@ -24,16 +24,27 @@ export function pluginArgv(config: PluginConfig): [string, string[]] {
   return [file!, [...args, ...config.args]];
 }
 
+/** A sandbox the plugin starts inside: `file args... -- <plugin argv>`, and a seccomp program for fd 4. */
+export interface SpawnWrapper {
+  file: string;
+  args: readonly string[];
+  seccomp?: Buffer;
+}
+
 /**
  * Spawns a plugin in its own process group (`detached`), with the allow-listed env only, in
  * `cwd` (the configured one, else its data directory: never the kernel's, often a workspace).
  * fd3 transport: stdio is [stdin, stdout, stderr, rpc]; stdio transport: the RPC is stdin/stdout.
+ * With a wrapper (bubblewrap), fd 4 carries the seccomp program the wrapper reads.
  */
-export function spawnPlugin(config: PluginConfig, env: Record<string, string>, cwd: string): SpawnedPlugin {
-  const [file, args] = pluginArgv(config);
+export function spawnPlugin(config: PluginConfig, env: Record<string, string>, cwd: string, wrapper?: SpawnWrapper): SpawnedPlugin {
+  const [pluginFile, pluginArgs] = pluginArgv(config);
+  const [file, args] = wrapper ? [wrapper.file, [...wrapper.args, '--', pluginFile, ...pluginArgs]] : [pluginFile, pluginArgs];
   const fd3 = config.transport === 'fd3';
+  const stdio = fd3 ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'];
+  if (wrapper?.seccomp) stdio.push(...(fd3 ? ['pipe'] : ['ignore', 'pipe']));
   const child = execa(file, args, {
-    stdio: fd3 ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
+    stdio: stdio as ['pipe', 'pipe', 'pipe'],
     env,
     extendEnv: false,
     detached: true,
@@ -52,6 +63,11 @@ export function spawnPlugin(config: PluginConfig, env: Record<string, string>, c
     return { pid: -1, child, rpcIn: child.stdout!, rpcOut: child.stdin!, stderr: child.stderr!, exited };
   }
   registerProcessGroup(child.pid);
+  if (wrapper?.seccomp) {
+    const filterPipe = child.stdio[4] as unknown as Writable;
+    filterPipe.on('error', () => undefined); // the wrapper died before reading it: its exit says why
+    filterPipe.end(wrapper.seccomp);
+  }
   const rpc = fd3 ? (child.stdio[3] as unknown as Readable & Writable) : undefined;
   return {
     pid: child.pid,

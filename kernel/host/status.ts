@@ -1,6 +1,7 @@
 import type { Contributions } from '../../protocol/index.js';
 import type { KernelErrorCode } from './errors.js';
 import type { ToolRejection } from './tool-screen.js';
+import type { ConfinementStatus } from '../confine/confiner.js';
 
 /** Lifecycle state of one plugin. `lazy`: known from its manifest, not started yet. */
 export type PluginLifecycleState = 'lazy' | 'starting' | 'ready' | 'restarting' | 'stopping' | 'failed' | 'stopped';
@@ -27,6 +28,8 @@ export interface PluginStatus {
   tools: number;
   /** Tools the kernel refused from this plugin's latest list (bad name or schema, a name another plugin owns...), with the reason. */
   rejectedTools: ToolRejection[];
+  /** How its latest start was sandboxed (absent before a first start). */
+  confinement?: ConfinementStatus;
 }
 
 /** One plugin's cached contributions, as assembly reads them. */

@@ -18,13 +18,20 @@ function bindSources(binds: unknown): string[] {
 
 const dockerBinds = (sandbox: { docker?: Record<string, unknown> } | undefined): string[] => bindSources(sandbox?.docker?.binds);
 
-export function workspaceRootsOf(config: PincerConfig, cwd: string): string[] {
+/** Every agent's workspace, resolved as runs resolve it. */
+export function agentWorkspacesOf(config: PincerConfig, cwd: string): string[] {
   const agents = config.agents;
   const defaultWorkspace = agents?.defaults?.workspace;
   const list = agents?.list ?? [];
   const workspaces = list.length === 0 ? [defaultWorkspace] : list.map((agent) => agent.workspace ?? defaultWorkspace);
+  return [...new Set(workspaces.map((w) => path.resolve(cwd, w ?? '.')))];
+}
+
+export function workspaceRootsOf(config: PincerConfig, cwd: string): string[] {
+  const agents = config.agents;
+  const list = agents?.list ?? [];
   const roots = [
-    ...workspaces.map((w) => path.resolve(cwd, w ?? '.')),
+    ...agentWorkspacesOf(config, cwd),
     ...dockerBinds(agents?.defaults?.sandbox),
     ...list.flatMap((agent) => dockerBinds(agent.sandbox)),
     // Backend plugins take binds in their settings too (`settings.docker.binds`).

@@ -44,6 +44,11 @@ export const ProtocolErrorCodes = Object.freeze({
   RequestCancelled: -32011,
   /** The kernel refused a `turns/*`, `run/*` or `sessions/*` request; `data.reason` is one of TURN_REFUSAL_REASONS. */
   TurnRefused: -32012,
+  /**
+   * A confined plugin was refused something it did not declare (a path, a host, a process);
+   * `data.detail` is `{ operation, target }`. @since 1
+   */
+  ConfinementDenied: -32013,
 });
 
 export type ProtocolErrorCodeName = keyof typeof ProtocolErrorCodes;

@@ -1,5 +1,6 @@
 import { PROTOCOL_VERSION, type ContributionsInput } from '../../protocol/index.js';
 import { pluginContributions } from './define.js';
+import type { PluginConfinementInput } from '../../protocol/v1/confinement.js';
 import type { PluginDefinition } from './types.js';
 
 /** The static manifest (`pincer-plugin.json`) of a plugin, for lazy activation. @since 1 */
@@ -8,6 +9,8 @@ export interface PluginManifestFile {
   version: string;
   protocolVersion: number;
   contributes: ContributionsInput;
+  /** What the kernel's sandbox grants the plugin (see docs/confinement.md). @since 1 */
+  confinement?: PluginConfinementInput;
 }
 
 /**
@@ -16,5 +19,6 @@ export interface PluginManifestFile {
  * @since 1
  */
 export function pluginManifest(plugin: PluginDefinition): PluginManifestFile {
-  return { id: plugin.id, version: plugin.version, protocolVersion: PROTOCOL_VERSION, contributes: pluginContributions(plugin) };
+  const manifest: PluginManifestFile = { id: plugin.id, version: plugin.version, protocolVersion: PROTOCOL_VERSION, contributes: pluginContributions(plugin) };
+  return plugin.confinement ? { ...manifest, confinement: plugin.confinement } : manifest;
 }

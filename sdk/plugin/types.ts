@@ -1,3 +1,4 @@
+import type { PluginConfinementInput } from '../../protocol/v1/confinement.js';
 import type { z } from 'zod';
 import type {
   SANDBOX_ADMIN_METHODS,
@@ -187,6 +188,12 @@ export interface PluginDefinition {
   channels?: ChannelDefinition[];
   /** Paired devices (declared at the handshake; `activate` may still fill this list from settings). */
   nodes?: NodeDefinition[];
+  /**
+   * What the plugin needs from the host when the kernel confines it (paths, network, spawning,
+   * environment names); written into its static manifest, which the kernel reads before it
+   * starts the process. Without it the plugin runs unconfined.
+   */
+  confinement?: PluginConfinementInput;
   /** Runs during the handshake, before the plugin answers (open resources here). */
   activate?(ctx: { settings: Record<string, unknown>; log: PluginLogger; kernel: KernelClient }): void | Promise<void>;
   /** Runs on `$/shutdown` before the plugin answers. */

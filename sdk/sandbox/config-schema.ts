@@ -54,6 +54,8 @@ export const DockerSettingsSchema = z.strictObject({
   /** An absolute path to a seccomp JSON profile (read and sent to the engine), or `unconfined`. */
   seccompProfile: z.string().min(1).optional(),
   apparmorProfile: z.string().min(1).optional(),
+  /** The OCI runtime the engine runs the container with (`runsc`: gVisor), as registered in its daemon.json; `sandbox check` verifies it. */
+  runtime: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a runtime name registered with the engine, e.g. "runsc"').optional(),
   dns: z.array(z.string()).optional(),
   extraHosts: z.array(z.string()).optional(),
   binds: z.array(z.string()).optional(),

@@ -68,6 +68,7 @@ export function buildDockerCreateParams(input: DockerCreateInput): ContainerCrea
     HostConfig: {
       // --init reaps orphans so background children of exec'd commands never linger as zombies.
       Init: true,
+      Runtime: d.runtime,
       ReadonlyRootfs: d.readOnlyRoot,
       Tmpfs: Object.fromEntries(d.tmpfs.map((t) => { const i = t.indexOf(':'); return i === -1 ? [t, ''] : [t.slice(0, i), t.slice(i + 1)]; })),
       NetworkMode: d.network,

@@ -2,6 +2,7 @@ import { ResponseError } from 'vscode-jsonrpc';
 import { z } from 'zod';
 import { ProtocolErrorCodes, type ProtocolErrorData } from '../../protocol/index.js';
 import { PluginError, WorkspaceError } from '../plugin/errors.js';
+import { confinementDenied } from './confinement-denial.js';
 
 /** Turns whatever a handler threw into the error response the kernel receives. */
 export function toResponseError(error: unknown, signal: AbortSignal, tool?: string): ResponseError<ProtocolErrorData> {
@@ -12,6 +13,8 @@ export function toResponseError(error: unknown, signal: AbortSignal, tool?: stri
     return new ResponseError(ProtocolErrorCodes.InvalidParams, `invalid params: ${z.prettifyError(error)}`, { tool, detail: error.issues });
   }
   if (signal.aborted) return new ResponseError(ProtocolErrorCodes.RequestCancelled, 'the request was cancelled', { tool });
+  const denied = confinementDenied(error, tool);
+  if (denied) return denied;
   const message = error instanceof Error ? error.message : String(error);
   return new ResponseError(ProtocolErrorCodes.ToolFailed, message, { tool });
 }

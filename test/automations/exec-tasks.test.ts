@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostPidOfSleep } from '../helpers/host-pid.js';
 import { eventually, startKernel, turnPlugins, type TestKernel } from './helpers.js';
 
 function alive(pid: number): boolean {
@@ -30,10 +30,10 @@ describe('background exec runs in the tasks ledger (real shell plugin and local 
   const stateOf = (id: string, state: string) => eventually(async () => { const task = await t.kernel.tasks.get(id); return task?.state === state ? task : undefined; }, `task ${id} to be ${state}`);
 
   it('records a run as running under the shell plugin, and cancelling the task kills the command', async () => {
-    const pidFile = path.join(t.workspace, 'bg.pid');
-    const id = await startBackground(`echo $$ > ${pidFile}; exec sleep 300`);
-    const pid = await eventually(() => (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() ? Number(readFileSync(pidFile, 'utf8')) : undefined), 'the command to start');
-    expect(await stateOf(id, 'running')).toMatchObject({ kind: 'exec', ownerPlugin: 'shell', agentId: 'main', title: `echo $$ > ${pidFile}; exec sleep 300` });
+    const marker = `300.${process.pid}7`;
+    const id = await startBackground(`exec sleep ${marker}`);
+    const pid = await eventually(() => hostPidOfSleep(marker), 'the command to start');
+    expect(await stateOf(id, 'running')).toMatchObject({ kind: 'exec', ownerPlugin: 'shell', agentId: 'main', title: `exec sleep ${marker}` });
     await t.kernel.tasks.cancel(id);
     await eventually(() => (alive(pid) ? undefined : true), 'the command to die');
     await stateOf(id, 'cancelled');
@@ -55,10 +55,10 @@ describe('background exec runs in the tasks ledger (real shell plugin and local 
   });
 
   it('after a crash of the shell plugin, the next look at its runs records how they ended', async () => {
-    const pidFile = path.join(t.workspace, 'short.pid');
-    const id = await startBackground(`echo $$ > ${pidFile}; exec sleep 3`);
+    const marker = `3.${process.pid}9`;
+    const id = await startBackground(`exec sleep ${marker}`);
     await stateOf(id, 'running');
-    const pid = await eventually(() => (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() ? Number(readFileSync(pidFile, 'utf8')) : undefined), 'the command to start');
+    const pid = await eventually(() => hostPidOfSleep(marker), 'the command to start');
     const shellPid = t.kernel.plugins().find((p) => p.id === 'shell')!.pid!;
     process.kill(shellPid, 'SIGKILL');
     await eventually(() => { const shell = t.kernel.plugins().find((p) => p.id === 'shell'); return shell?.state === 'ready' && shell.pid !== shellPid ? true : undefined; }, 'the shell plugin to restart');

@@ -87,7 +87,9 @@ describe('pincer init', () => {
     const config = parseJsonWithComments(readFileSync(join(dir, 'pincer.config.json'), 'utf8')) as any;
     expect(config.tools.profile).toBe('coding');
     expect(config.agents.defaults.sandbox).toEqual({ mode: 'non-main', backend: 'docker' });
-    expect(config.plugins.map((p: { id: string }) => p.id)).toEqual(['fs', 'shell', 'sandbox-local', 'sandbox-docker']);
+    expect(config.plugins.map((p: { id: string }) => p.id)).toEqual(['fs', 'shell', 'sandbox-local', 'skills', 'sandbox-docker']);
+    // New configs confine the local backend's commands (docs/confinement.md).
+    expect(config.plugins.find((p: { id: string }) => p.id === 'sandbox-local').settings).toEqual({ exec: { mode: 'workspace-write' } });
   });
 
   it('writes to --config F with the workspace relative to F, and refuses bad choices and the home directory', async () => {

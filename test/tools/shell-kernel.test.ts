@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { hostPidOfSleep as hostPidOf } from '../helpers/host-pid.js';
 import { bundledPluginConfigs } from '../../kernel/config/defaults.js';
 import { createKernel, type Kernel, type PincerConfig } from '../../kernel/index.js';
 
@@ -21,7 +22,6 @@ function alive(pid: number): boolean {
   }
 }
 
-const readPid = (file: string): number => Number(readFileSync(file, 'utf8'));
 
 let kernel: Kernel | undefined;
 afterEach(async () => {
@@ -30,6 +30,12 @@ afterEach(async () => {
 });
 
 /** A kernel whose plugins answer within `callMs` of silence, as an operator may configure. */
+function hostPidOfSleep(marker: string): number {
+  const pid = hostPidOf(marker);
+  if (pid === undefined) throw new Error(`no "sleep ${marker}" process on the host`);
+  return pid;
+}
+
 async function start(callMs?: number, shellEnv?: Record<string, string>): Promise<{ kernel: Kernel; workspace: string }> {
   const workspace = mkdtempSync(path.join(tmpdir(), 'pincer-shell-kernel-'));
   const plugins = bundledPluginConfigs().map((p) => ({
@@ -87,13 +93,15 @@ describe('background runs belong to the backend', () => {
     const { kernel, workspace } = await start();
     const tools = kernel.assembleTools();
     const pidFile = path.join(workspace, 'run.pid');
-    const started = await tools.execute('exec', { command: `echo $$ > ${pidFile}; echo before; sleep 4; echo after`, background: true });
+    const marker = `4.${process.pid}3`;
+    const started = await tools.execute('exec', { command: `echo $$ > ${pidFile}; echo before; sleep ${marker}; echo after`, background: true });
     const sessionId = (started.details as { sessionId: string }).sessionId;
     await expect.poll(() => readFileSync(pidFile, 'utf8').trim(), { timeout: 10_000 }).toMatch(/^\d+$/);
+    const sleeper = await vi.waitFor(() => hostPidOfSleep(marker), { timeout: 10_000 });
     const shellPid = pluginPid(kernel, 'shell');
     process.kill(shellPid, 'SIGKILL');
     await expect.poll(() => kernel.plugins().find((p) => p.id === 'shell')?.state === 'ready' && pluginPid(kernel, 'shell') !== shellPid, { timeout: 20_000 }).toBe(true);
-    expect(alive(readPid(pidFile))).toBe(true);
+    expect(alive(sleeper)).toBe(true);
     expect(text(await tools.execute('process', { action: 'list' }))).toMatch(new RegExp(`${sessionId}  running`));
     const polled = await tools.execute('process', { action: 'poll', sessionId, waitMs: 20_000 });
     expect(polled.details).toMatchObject({ status: 'completed' });
@@ -104,13 +112,16 @@ describe('background runs belong to the backend', () => {
     const { kernel, workspace } = await start();
     const tools = kernel.assembleTools();
     const pidFile = path.join(workspace, 'lost.pid');
-    const started = await tools.execute('exec', { command: `sleep 300 & echo $! > ${pidFile}; wait`, background: true });
+    const marker = `300.${process.pid}1`;
+    const started = await tools.execute('exec', { command: `sleep ${marker} & echo $! > ${pidFile}; wait`, background: true });
     const sessionId = (started.details as { sessionId: string }).sessionId;
     await expect.poll(() => readFileSync(pidFile, 'utf8').trim(), { timeout: 10_000 }).toMatch(/^\d+$/);
+    const sleeper = await vi.waitFor(() => hostPidOfSleep(marker), { timeout: 10_000 });
     const backendPid = pluginPid(kernel, 'sandbox-local');
     process.kill(backendPid, 'SIGKILL');
-    await expect.poll(() => alive(readPid(pidFile)), { timeout: 10_000 }).toBe(false);
-    await expect.poll(() => kernel.plugins().find((p) => p.id === 'sandbox-local')?.state, { timeout: 20_000 }).toBe('ready');
+    await expect.poll(() => alive(sleeper), { timeout: 10_000 }).toBe(false);
+    // Ready again as a new process (right after the kill, the old one may still read as ready).
+    await expect.poll(() => kernel.plugins().find((p) => p.id === 'sandbox-local')?.state === 'ready' && pluginPid(kernel, 'sandbox-local') !== backendPid, { timeout: 20_000 }).toBe(true);
     const polled = await tools.execute('process', { action: 'poll', sessionId });
     expect(polled.details).toMatchObject({ status: 'lost', error: { code: 'RUN_LOST' } });
     expect(text(polled)).toMatch(/is lost: the sandbox backend that ran it has restarted/);
@@ -139,9 +150,10 @@ describe('cancelling a call kills the command (local backend)', () => {
     const { kernel, workspace } = await start();
     const pidFile = path.join(workspace, 'cancel.pid');
     const controller = new AbortController();
-    const call = kernel.assembleTools().execute('exec', { command: `sleep 300 & echo $! > ${pidFile}; wait` }, { signal: controller.signal }).catch((e: unknown) => e);
+    const marker = `300.${process.pid}2`;
+    const call = kernel.assembleTools().execute('exec', { command: `sleep ${marker} & echo $! > ${pidFile}; wait` }, { signal: controller.signal }).catch((e: unknown) => e);
     await expect.poll(() => readFileSync(pidFile, 'utf8').trim(), { timeout: 10_000 }).toMatch(/^\d+$/);
-    const pid = readPid(pidFile);
+    const pid = await vi.waitFor(() => hostPidOfSleep(marker), { timeout: 10_000 });
     controller.abort();
     await call;
     await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);

@@ -10,6 +10,7 @@ import { resolveSandboxMounts, type SandboxMount } from '../../../sdk/sandbox/mo
 import { buildSandboxContainerName, formatRecreateHint, resolveSandboxScopeKey, type SandboxScope } from '../../../sdk/sandbox/naming.js';
 import { loadSeccompProfile } from '../../../sdk/sandbox/seccomp-profile.js';
 import { validateSandboxSecurity, type SandboxSecurityEnv } from '../../../sdk/sandbox/validate-security.js';
+import { protectedContainerMounts } from './protected-mounts.js';
 
 /** Who a sandbox is for. */
 export interface SandboxSessionContext {
@@ -20,6 +21,8 @@ export interface SandboxSessionContext {
   /** The agent's own workspace (mounted at /agent when distinct); default workspaceDir. */
   agentWorkspaceDir?: string;
   skillsWorkspaceDir?: string;
+  /** Workspace-relative paths a command may not change (held read-only in a read-write workspace). */
+  protectedPaths?: readonly string[];
 }
 
 export interface DockerSandboxPlan {
@@ -79,7 +82,10 @@ export function planDockerSandbox(config: ResolvedSandboxConfig, ctx: SandboxSes
   const user = resolveSandboxDockerUser({ configuredUser: d.user, workspaceDir: ctx.workspaceDir, backend: config.backend });
   const seccomp = d.seccompProfile === undefined ? undefined : loadSeccompProfile(d.seccompProfile, security.readProfile);
   const seccompOption = seccomp === undefined ? undefined : seccomp.kind === 'unconfined' ? 'unconfined' : seccomp.json;
+  // Not in `mounts` (the path guard's table): the guard refuses protected paths itself.
+  const protectedMounts = config.workspaceAccess === 'rw' ? protectedContainerMounts(ctx.workspaceDir, d.workdir, ctx.protectedPaths) : { binds: [], tmpfs: {} };
   const configHash = computeSandboxConfigHash({
+    protectedMounts,
     docker: d,
     seccompOption,
     user,
@@ -94,5 +100,10 @@ export function planDockerSandbox(config: ResolvedSandboxConfig, ctx: SandboxSes
     name, docker: d, mounts, user, scope: config.scope, scopeKey, agentId: ctx.agentId, configHash, deploymentId: config.deploymentId,
     seccompOption, createdAtMs: extra.now ?? Date.now(), labels: extra.labels,
   });
+  create.HostConfig = {
+    ...create.HostConfig,
+    Binds: [...(create.HostConfig?.Binds ?? []), ...protectedMounts.binds],
+    Tmpfs: { ...create.HostConfig?.Tmpfs, ...protectedMounts.tmpfs },
+  };
   return { name, scopeKey, mounts, user, configHash, recreateHint: formatRecreateHint(config.scope, scopeKey, ctx.agentId), create };
 }

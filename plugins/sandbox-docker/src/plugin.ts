@@ -44,7 +44,7 @@ export function createDockerPlugin(deps: { docker?: Docker; env?: NodeJS.Process
           const sandbox = new DockerSandbox({ config, docker: deps.docker, registry, logger });
           const workspace = await DockerWorkspace.open(sandbox, {
             sessionKey: prep.sessionKey ?? params.session, agentId: prep.agentId ?? 'main', workspaceDir: params.workspaceDir,
-            agentWorkspaceDir: prep.agentWorkspaceDir, skillsWorkspaceDir: prep.skillsWorkspaceDir,
+            agentWorkspaceDir: prep.agentWorkspaceDir, skillsWorkspaceDir: prep.skillsWorkspaceDir, protectedPaths: params.protectedPaths,
           }, { protectedPaths: params.protectedPaths, allowHardLinks: settings.allowHardLinks === true });
           const onUse = () => {
             try {

@@ -17,7 +17,19 @@ const PROBE = [
   'ro() { grep -qE "^[^ ]+ $1 [^ ]+ ro[ ,]" /proc/mounts; }',
   'ro / && echo root-ro || echo root-writable',
   'ro "$1/skills" && echo skills-ro || echo skills-writable',
+  'dmesg 2>/dev/null | grep -q gVisor && echo kernel-gvisor || echo kernel-host',
 ].join('\n');
+
+/** The configured runtime is registered with the engine (else every create would fail later, less clearly). */
+async function checkRuntime(docker: Docker, runtime: string): Promise<void> {
+  const info = (await docker.info().catch((e) => {
+    throw toSandboxError(e, 'read the engine info');
+  })) as { Runtimes?: Record<string, unknown> };
+  const known = Object.keys(info.Runtimes ?? {});
+  if (!known.includes(runtime)) {
+    throw new SandboxError('CONFIG_INVALID', `sandbox.docker.runtime "${runtime}" is not registered with the Docker engine (it has: ${known.join(', ') || 'none'}). Register it in /etc/docker/daemon.json ("runtimes"), then reload dockerd, or remove sandbox.docker.runtime.`);
+  }
+}
 
 /**
  * Startup self-test of the docker backend. Fails closed: the first failing check throws
@@ -32,6 +44,8 @@ export async function runDockerSelfTest(docker: Docker, config: ResolvedSandboxC
     throw toSandboxError(Object.assign(e ?? {}, { statusCode: 404, json: { message: 'No such image' } }), 'inspect the sandbox image', config.docker.image);
   });
   checks.push({ name: 'image', ok: true, detail: `image ${config.docker.image} present` });
+  const runtime = config.docker.runtime;
+  if (runtime !== undefined) await checkRuntime(docker, runtime);
 
   const dir = mkdtempSync(join(tmpdir(), 'pincer-selftest-'));
   mkdirSync(join(dir, 'skills'));
@@ -51,6 +65,10 @@ export async function runDockerSelfTest(docker: Docker, config: ResolvedSandboxC
         throw new SandboxError('SELF_TEST_FAILED', `Docker sandbox self-test failed: ${bad.join('; ')}. The engine may ignore read-only mounts (rootless/remote engine or an old version); refusing to run sandboxed sessions on it.`);
       }
       checks.push({ name: 'protected-paths', ok: true, detail: 'root filesystem and skills are read-only inside the container' });
+      if (runtime === 'runsc' && !out.includes('kernel-gvisor')) {
+        throw new SandboxError('SELF_TEST_FAILED', 'Docker sandbox self-test failed: sandbox.docker.runtime is "runsc" but the container does not run on gVisor\'s kernel (its dmesg does not name gVisor).');
+      }
+      if (runtime !== undefined) checks.push({ name: 'runtime', ok: true, detail: `containers run with runtime ${runtime}${out.includes('kernel-gvisor') ? ' (gVisor kernel inside)' : ''}` });
     } finally {
       await handle.container.remove({ force: true }).catch(() => undefined);
     }

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ProtectedPathSyntaxError, WorkspaceError, normalizeProtectedPaths } from '../../../sdk/fs-bridge/index.js';
+import { ExecModeSettings, type ExecConfinement } from './exec/exec-confinement.js';
 import type { LocalWorkspaceOptions } from './local-workspace.js';
 
 /** `sandbox/prepare` config the local backend accepts (all optional). */
@@ -22,6 +23,8 @@ export const LocalBackendSettings = z
   .object({
     /** Read and write files with more than one hard link (refused with HARD_LINKED by default). */
     allowHardLinks: z.boolean().optional(),
+    /** How `exec` is confined (docs/confinement.md). */
+    exec: ExecModeSettings.optional(),
   })
   .strict();
 
@@ -56,8 +59,23 @@ export async function resolveLocalOptions(input: {
   const readOnlyMounts = await Promise.all(
     config.readOnlyMounts.map(async (m) => ({ hostRoot: await assertHostDirectory(m.hostRoot, `mount ${m.containerRoot}`), containerRoot: m.containerRoot })),
   );
+  const exec = ExecModeSettings.parse(settings.exec ?? {});
+  const confinement: ExecConfinement =
+    exec.mode === 'danger-full-access'
+      ? { mode: 'danger-full-access' }
+      : {
+          mode: 'workspace-write',
+          required: exec.mode === 'workspace-write',
+          network: exec.network,
+          hostFilesystem: exec.hostFilesystem,
+          workspaceDir,
+          protectedPaths,
+          readOnlyDirs: readOnlyMounts.map((m) => m.hostRoot),
+          readOnly: input.readOnly === true,
+        };
   return {
     workspaceDir,
+    confinement,
     readOnly: input.readOnly === true,
     readOnlyMounts,
     protectedPaths,

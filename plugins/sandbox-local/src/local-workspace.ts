@@ -13,6 +13,7 @@ import { HostFsBridge, type PathMapping, type TempJournal } from '../../../sdk/f
 import { RunTable } from '../../../sdk/sandbox/runs/run-table.js';
 import { toExecResult, type TranscriptExecutor } from '../../../sdk/sandbox/shell/exec-outcome.js';
 import { OutputTranscript } from '../../../sdk/sandbox/shell/transcript.js';
+import type { ExecConfinement } from './exec/exec-confinement.js';
 import { LOCAL_EXEC_DEFAULTS, localExecutor } from './exec/local-exec.js';
 
 /** Container root of the workspace mount, as the model sees it. */
@@ -27,6 +28,8 @@ export interface LocalWorkspaceOptions {
   readOnly?: boolean;
   /** Workspace-relative paths no file operation may change (PROTECTED_PATH). */
   protectedPaths?: readonly string[];
+  /** How commands are confined (none: on the host, as `danger-full-access`). */
+  confinement?: ExecConfinement;
   /** Read and write files with more than one hard link (HARD_LINKED otherwise). */
   allowHardLinks?: boolean;
   /** Where in-flight temp files are recorded, so a crash's leftovers are removed at the next start. */

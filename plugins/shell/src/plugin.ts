@@ -10,10 +10,12 @@ import { SHELL_PLUGIN, createShellTools } from './tools.js';
  */
 export function createShellPlugin(journal = new RunJournal(journalFile())) {
   const tasks = new BackgroundTasks();
+  // Commands run in the sandbox backend, reached through the kernel: the plugin itself needs only its data directory.
   return definePlugin({
     ...SHELL_PLUGIN,
     tools: createShellTools(journal, tasks),
     cancelTask: (runId) => tasks.cancel(runId),
     deactivate: () => tasks.stopWatching(),
+    confinement: { network: 'none', spawn: false },
   });
 }

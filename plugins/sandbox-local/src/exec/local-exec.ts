@@ -2,7 +2,9 @@ import fs from 'node:fs/promises';
 import type { HostFsBridge } from '../../../../sdk/fs-bridge/index.js';
 import { WorkspaceError } from '../../../../sdk/fs-bridge/index.js';
 import type { TranscriptExecutor } from '../../../../sdk/sandbox/shell/exec-outcome.js';
+import { commandSandbox } from './confine-command.js';
 import { workspacePathOfHostPath } from './cwd.js';
+import type { ExecConfinement } from './exec-confinement.js';
 import { buildCommandEnv } from './env.js';
 import { runCommand } from './run-command.js';
 
@@ -16,6 +18,8 @@ export interface LocalExecSettings {
   env?: Record<string, string>;
   defaultTimeoutMs?: number;
   killGraceMs?: number;
+  /** How commands are confined (none: on the host). */
+  confinement?: ExecConfinement;
 }
 
 /** The working directory (default: the root) passes the same admission as a file path, and must be a directory. */
@@ -30,14 +34,23 @@ async function admitCwd(settings: LocalExecSettings, requested: string | undefin
 
 /** Runs commands of the `local` backend on the host, in the admitted directory, into a transcript. */
 export function localExecutor(settings: LocalExecSettings): TranscriptExecutor {
-  return async (command, options, signal, transcript) =>
-    runCommand(command, {
-      cwd: await admitCwd(settings, options.cwd),
-      env: buildCommandEnv(process.env, settings.env, options.env),
-      timeoutMs: options.timeoutMs ?? settings.defaultTimeoutMs ?? LOCAL_EXEC_DEFAULTS.timeoutMs,
-      killGraceMs: settings.killGraceMs ?? LOCAL_EXEC_DEFAULTS.killGraceMs,
-      transcript,
-      stdin: options.stdin,
-      signal,
-    });
+  return async (command, options, signal, transcript) => {
+    const cwd = await admitCwd(settings, options.cwd);
+    const env = buildCommandEnv(process.env, settings.env, options.env);
+    const sandbox = await commandSandbox(settings.confinement, cwd);
+    try {
+      return await runCommand(command, {
+        cwd,
+        sandbox: sandbox.args,
+        env: sandbox.args ? { ...env, TMPDIR: '/tmp' } : env,
+        timeoutMs: options.timeoutMs ?? settings.defaultTimeoutMs ?? LOCAL_EXEC_DEFAULTS.timeoutMs,
+        killGraceMs: settings.killGraceMs ?? LOCAL_EXEC_DEFAULTS.killGraceMs,
+        transcript,
+        stdin: options.stdin,
+        signal,
+      });
+    } finally {
+      sandbox.release();
+    }
+  };
 }

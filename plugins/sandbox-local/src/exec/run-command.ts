@@ -19,6 +19,8 @@ const STREAM_GRACE_MS = 2_000;
 export interface RunCommandOptions {
   /** Host directory, already admitted by the path guard. */
   cwd: string;
+  /** bubblewrap's arguments: the shell runs inside that sandbox (undefined: on the host). */
+  sandbox?: readonly string[];
   env: Record<string, string>;
   timeoutMs: number;
   /** Receives stdout and stderr as they arrive. */
@@ -39,7 +41,10 @@ export interface RunCommandOptions {
 export async function runCommand(command: string, options: RunCommandOptions): Promise<ExecOutcome> {
   options.signal?.throwIfAborted();
   const started = performance.now();
-  const child = execa('/bin/sh', ['-c', START_GATE, 'pincer', command], {
+  const shell = ['/bin/sh', '-c', START_GATE, 'pincer', command];
+  // bubblewrap passes fd 3 (the gate) through and keeps the shell in its own process group.
+  const [file, ...args] = options.sandbox ? ['bwrap', ...options.sandbox, '--', ...shell] : shell;
+  const child = execa(file!, args, {
     cwd: options.cwd,
     env: options.env,
     extendEnv: false,
