@@ -17,6 +17,7 @@ import { SurfaceCache } from './assembly/surface.js';
 import { createToolSet, type ToolSet } from './assembly/tool-set.js';
 import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
 import { WorkspaceRouter } from './workspace/router.js';
+import { withMcpBridge } from './mcp/bridge-entry.js';
 
 export interface KernelOptions {
   /** Receives host and plugin log records (plugin stdout/stderr lines tagged `plugin:<id>`). */
@@ -55,9 +56,11 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const log = options.logger ?? defaultHostLogger;
   const logger = callPathLogger(log);
   const cwd = options.cwd ?? process.cwd();
-  const host = createPluginHost({ plugins: config.plugins ?? [], logger: log });
+  // The `mcp` block becomes the bridge's plugin entry, with the servers the policy denies left out.
+  const plugins = withMcpBridge(config);
+  const host = createPluginHost({ plugins, logger: log });
   const router = new WorkspaceRouter(host);
-  const surfaces = new SurfaceCache(host, (config.plugins ?? []).map((plugin) => plugin.id));
+  const surfaces = new SurfaceCache(host, plugins.map((plugin) => plugin.id));
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath });
   // Policy warnings have their own source, so a door that shows a ToolSet's warnings can leave these log lines out.
   const policy = createPolicyEngine(config, { warn: (message) => log({ level: 'warn', source: 'policy', message }) });

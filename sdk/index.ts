@@ -10,7 +10,7 @@ export {
   definePlugin, defineTool, serve, bindPlugin, pluginContributions, pluginManifest, CancelledError, PluginError, WorkspaceError,
 } from './plugin-api.js';
 export type {
-  PluginManifestFile, BindOptions, PluginRuntime, HandlerContext, HookDefinition, PluginDefinition, PluginHooks, PluginLogger,
+  PluginManifestFile, BindOptions, PluginRuntime, ActivateResult, HandlerContext, HookDefinition, PluginDefinition, PluginHooks, PluginLogger,
   SandboxBackendDefinition, SandboxOperations, SkillSourceDefinition, ToolContext, ToolDefinition, ToolReturn,
 } from './plugin-api.js';
 

@@ -7,6 +7,7 @@ export { pluginManifest } from './plugin/manifest.js';
 export type { PluginManifestFile } from './plugin/manifest.js';
 export { CancelledError, PluginError, WorkspaceError } from './plugin/errors.js';
 export type {
+  ActivateResult,
   HandlerContext,
   HookDefinition,
   PluginDefinition,

@@ -31,6 +31,11 @@ function bundledManifest(root: string, id: string): string | undefined {
   return existsSync(path) ? path : undefined;
 }
 
+/** The compiled entry of a plugin shipped with Pincer (for entries the kernel adds itself). */
+export function bundledPluginModule(id: string): string {
+  return bundledModule(packageRoot(), id);
+}
+
 export function bundledPluginConfigs(): NonNullable<PincerConfig['plugins']> {
   const root = packageRoot();
   return BUNDLED_PLUGINS.map((id) => {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { AgentToolsConfigSchema, GroupConfigSchema, ToolsConfigSchema } from './tools-schema.js';
 import { PluginConfigSchema } from '../host/config.js';
+import { McpConfigSchema } from '../../protocol/v1/mcp-config.js';
 
 export const SandboxModeSchema = z.enum(['off', 'non-main', 'all']);
 
@@ -55,6 +56,8 @@ export const PincerConfigSchema = z.strictObject({
    * enabled plugins declare the same id.
    */
   backendPlugins: z.record(z.string().trim().min(1), z.string().min(1)).optional(),
+  /** MCP servers whose tools the MCP bridge plugin serves (`<server>__<tool>`, plugin id `bundle-mcp`). */
+  mcp: McpConfigSchema.optional(),
 });
 
 /** Config as written (host defaults not yet filled in); the host applies its defaults itself. */

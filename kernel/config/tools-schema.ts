@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { TOOL_PROFILE_IDS } from '../../protocol/vocabulary/index.js';
 import { normalizeProtectedPath } from '../workspace/protected-paths.js';
+import { ToolSearchConfigSchema } from '../tool-search/config.js';
 
 const toolName = z.string().min(1, 'a tool name or pattern must not be empty');
 const toolList = z.array(toolName);
@@ -59,6 +60,8 @@ export const ToolsConfigSchema = ToolPolicyConfigSchema.extend({
     .optional(),
   loopDetection: LoopDetectionConfigSchema.optional(),
   fs: FsToolsConfigSchema.optional(),
+  /** Large runs: deferrable tools are found through `tool_search` instead of listed. */
+  toolSearch: ToolSearchConfigSchema.optional(),
 });
 
 /** `agents.list[].tools`: the same policy keys, per agent. */

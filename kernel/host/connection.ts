@@ -2,6 +2,9 @@ import { ResponseError, createMessageConnection, type CancellationToken, type Me
 import {
   Log,
   LogParams,
+  PluginStatusChanged,
+  PluginStatusChangedParams,
+  type PluginComponentStatus,
   ProtocolErrorCodes,
   ToolsListChanged,
   ToolsListChangedParams,
@@ -31,6 +34,8 @@ export interface ConnectionHooks {
   logger: HostLogger;
   workspace: () => WorkspaceHandler | undefined;
   onToolsChanged: (tools: ToolContribution[]) => void;
+  /** The plugin reported the state of its parts (`plugin/statusChanged`). */
+  onStatusChanged?: (components: PluginComponentStatus[]) => void;
   /** Framing errors, oversized messages, stream errors. */
   onTransportError: (error: Error) => void;
   onClose: () => void;
@@ -58,6 +63,11 @@ export function openPluginConnection(transport: MessageTransport, hooks: Connect
     const p = ToolsListChangedParams.safeParse(raw);
     if (p.success) hooks.onToolsChanged(p.data.tools);
     else hooks.logger({ source, level: 'error', message: `ignored an invalid tools/listChanged: ${p.error.message}` });
+  });
+  conn.onNotification(PluginStatusChanged.type, (raw) => {
+    const p = PluginStatusChangedParams.safeParse(raw);
+    if (p.success) hooks.onStatusChanged?.(p.data.components);
+    else hooks.logger({ source, level: 'warn', message: `ignored an invalid plugin/statusChanged: ${p.error.message}` });
   });
   for (const [op, descriptor] of Object.entries(WORKSPACE_METHODS) as [WorkspaceOperation, (typeof WORKSPACE_METHODS)[WorkspaceOperation]][]) {
     conn.onRequest(descriptor.type as any, async (raw: unknown, token: CancellationToken) => {

@@ -1,5 +1,5 @@
 import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
-import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo } from '../../protocol/index.js';
+import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo, type PluginComponentStatus } from '../../protocol/index.js';
 import { requestWithDeadline, InflightCalls, type DeadlineOptions } from './call.js';
 import type { PluginConfig, RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
@@ -54,6 +54,8 @@ export class ManagedPlugin {
   lastError: { error: KernelError; at: Date } | undefined;
   protocolVersion: number | undefined;
   pluginVersion: string | undefined;
+  /** The plugin's latest report on its own parts (MCP servers of the bridge, …); status only, no assembly change. */
+  components: readonly PluginComponentStatus[] = [];
 
   constructor(readonly config: PluginConfig, private readonly deps: ManagedPluginDeps) {
     this.crashes = new CrashWindow(deps.restart);
@@ -122,6 +124,9 @@ export class ManagedPlugin {
           if (gen !== this.generation) return;
           this.contributes = { ...this.contributes, tools };
           deps.onChange();
+        },
+        onStatusChanged: (components) => {
+          if (gen === this.generation) this.components = components;
         },
         onTransportError: (error) => this.onTransportError(gen, error),
         onClose: () => this.onConnectionClosed(gen),
@@ -282,6 +287,7 @@ export class ManagedPlugin {
       transport: this.config.transport,
       inflight: this.inflight.size,
       tools: this.contributes.tools.length,
+      ...(this.components.length > 0 ? { components: this.components } : {}),
     };
   }
 }

@@ -1,4 +1,4 @@
-import type { Contributions } from '../../protocol/index.js';
+import type { Contributions, PluginComponentStatus } from '../../protocol/index.js';
 import type { KernelErrorCode } from './errors.js';
 
 /** Lifecycle state of one plugin. `lazy`: known from its manifest, not started yet. */
@@ -22,6 +22,8 @@ export interface PluginStatus {
   inflight: number;
   /** Number of contributed tools currently cached. */
   tools: number;
+  /** The plugin's own parts as it last reported them (e.g. each MCP server of the MCP bridge). */
+  components?: readonly PluginComponentStatus[];
 }
 
 /** One plugin's cached contributions, as assembly reads them. */

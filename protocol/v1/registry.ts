@@ -1,5 +1,6 @@
 import type { AnyDescriptor } from '../define.js';
 import { Handshake } from './handshake.js';
+import { PluginStatusChanged } from './plugin-status.js';
 import { HookAfterToolCall, HookBeforeToolCall } from './hooks.js';
 import { CancelRequest, Log, ProgressNotification, Shutdown } from './lifecycle.js';
 import { SANDBOX_METHODS, SandboxPrepare, SandboxRelease } from './sandbox.js';
@@ -29,4 +30,5 @@ export const PROTOCOL_V1_METHODS: readonly AnyDescriptor[] = Object.freeze([
   ...Object.values(SANDBOX_METHODS),
   SkillsList,
   SkillsListChanged,
+  PluginStatusChanged,
 ] as AnyDescriptor[]);

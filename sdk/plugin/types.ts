@@ -89,6 +89,14 @@ export interface SkillSourceDefinition {
   list(ctx: HandlerContext): Promise<SkillsListResult> | SkillsListResult;
 }
 
+/** What `activate` may answer. @since 1 */
+export interface ActivateResult {
+  /** Replaces the plugin's `tools` (served and announced in the handshake). */
+  tools?: ToolDefinition<any>[];
+  /** Replaces the plugin's `hooks` (served and announced in the handshake). */
+  hooks?: PluginHooks;
+}
+
 /** Everything a plugin declares. @since 1 */
 export interface PluginDefinition {
   id: string;
@@ -99,8 +107,11 @@ export interface PluginDefinition {
   hooks?: PluginHooks;
   sandboxBackends?: SandboxBackendDefinition[];
   skillSources?: SkillSourceDefinition[];
-  /** Runs during the handshake, before the plugin answers (open resources here). */
-  activate?(ctx: { settings: Record<string, unknown>; log: PluginLogger }): void | Promise<void>;
+  /**
+   * Runs during the handshake, before the plugin answers (open resources here). May return the
+   * tools to answer with instead of `tools`, for plugins whose tools depend on their settings.
+   */
+  activate?(ctx: { settings: Record<string, unknown>; log: PluginLogger }): void | ActivateResult | Promise<void | ActivateResult>;
   /** Runs on `$/shutdown` before the plugin answers. */
   deactivate?(): void | Promise<void>;
 }

@@ -4,8 +4,10 @@ import {
   HandshakeParams,
   ProtocolErrorCodes,
   SUPPORTED_PROTOCOL_VERSIONS,
+  PluginStatusChanged,
   Shutdown,
   ToolsListChanged,
+  type PluginComponentStatus,
   describeVersionMismatch,
   negotiateProtocolVersion,
   type MessageTransport,
@@ -20,6 +22,8 @@ export interface PluginRuntime {
   readonly connection: MessageConnection;
   /** Replaces the plugin's tools and tells the kernel (`tools/listChanged`). */
   updateTools(tools: ToolDefinition<any>[]): Promise<void>;
+  /** Reports the state of the plugin's own parts (shown in the kernel's plugin status). */
+  reportStatus(components: PluginComponentStatus[]): Promise<void>;
   /** Settles when the connection closes. */
   readonly closed: Promise<void>;
   dispose(): void;
@@ -55,8 +59,14 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
       return new ResponseError(ProtocolErrorCodes.VersionMismatch, message, { pluginId: plugin.id, detail: { pluginVersions: versions } });
     }
     state.settings = params.data.settings;
+    let served = plugin;
     try {
-      await plugin.activate?.({ settings: state.settings, log: state.log });
+      const activated = await plugin.activate?.({ settings: state.settings, log: state.log });
+      if (activated?.tools) {
+        served = { ...served, tools: activated.tools };
+        state.tools = new Map(activated.tools.map((t) => [t.name, t]));
+      }
+      if (activated?.hooks) served = { ...served, hooks: (state.hooks = activated.hooks) };
     } catch (error) {
       return new ResponseError(ProtocolErrorCodes.HandshakeFailed, `plugin "${plugin.id}" failed to activate: ${(error as Error)?.message ?? error}`);
     }
@@ -65,7 +75,7 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
       protocolVersion: chosen,
       plugin: { id: plugin.id, version: plugin.version },
       capabilities: { toolsListChanged: true, cancellation: true, progress: true },
-      contributes: pluginContributions(plugin),
+      contributes: pluginContributions(served),
     };
   });
 
@@ -95,6 +105,9 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
       state.tools = new Map(tools.map((t) => [t.name, t]));
       const family = plugin.family ?? plugin.id;
       await conn.sendNotification(ToolsListChanged.type, { tools: tools.map((t) => toolContribution(t, family)) });
+    },
+    async reportStatus(components) {
+      await conn.sendNotification(PluginStatusChanged.type, { components });
     },
     dispose() {
       state.shutdown.abort(new Error('disposed'));
