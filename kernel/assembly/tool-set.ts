@@ -9,9 +9,10 @@ import { normalizeToolPolicyName } from '../../sdk/policy/index.js';
 import type { PolicyRemoval, ToolExplanation } from '../policy/index.js';
 import type { CallPathLogger } from '../gate/index.js';
 import type { ResolvedRun } from './run-shape.js';
+import { pickToolMetadata, type ToolMetadata } from '../tool-search/metadata.js';
 
-/** What the model sees of one tool. */
-export interface ToolDescriptor {
+/** What the model sees of one tool (and MCP clients of `pincer serve`: title, hints, output schema). */
+export interface ToolDescriptor extends ToolMetadata {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
@@ -66,7 +67,7 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
     return definition;
   };
   return Object.freeze({
-    tools: Object.freeze(parts.tools.map((tool) => Object.freeze({ name: tool.name, description: tool.description, inputSchema: tool.parameters, pluginId: tool.pluginId, executionMode: tool.executionMode }))),
+    tools: Object.freeze(parts.tools.map((tool) => Object.freeze({ name: tool.name, description: tool.description, inputSchema: tool.parameters, pluginId: tool.pluginId, executionMode: tool.executionMode, ...pickToolMetadata(tool) }))),
     removed: parts.removed,
     explain: parts.explain,
     warnings: parts.warnings,

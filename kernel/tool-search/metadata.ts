@@ -28,3 +28,14 @@ export function toolMetadata(contribution: ToolContribution): ToolMetadata {
     ...(deferrable ? { deferrable: true } : {}),
   };
 }
+
+/** The metadata fields a kernel tool carries, only those present. */
+export function pickToolMetadata(tool: ToolMetadata): ToolMetadata {
+  const { title, annotations, outputSchema, deferrable } = tool;
+  return {
+    ...(title !== undefined ? { title } : {}),
+    ...(annotations !== undefined ? { annotations } : {}),
+    ...(outputSchema !== undefined ? { outputSchema } : {}),
+    ...(deferrable ? { deferrable } : {}),
+  };
+}
