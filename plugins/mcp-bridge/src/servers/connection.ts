@@ -56,6 +56,11 @@ export class ServerConnection {
     return pid !== undefined && this.state === 'ready' ? `pid ${pid}` : undefined;
   }
 
+  /** `; its stderr ended with: …` for a stdio server that wrote to stderr, else ''. */
+  stderrTail(): string {
+    return this.#transport instanceof StdioServerTransport ? this.#transport.stderrTail.describe() : '';
+  }
+
   /** The connected client, connecting now if needed; fails fast while a reconnect is waiting. */
   async client(): Promise<Client> {
     if (this.#client && this.state === 'ready') return this.#client;
@@ -138,8 +143,7 @@ export class ServerConnection {
     if (client !== this.#client) return;
     this.#client = undefined;
     if (this.#closed) return;
-    const tail = this.#transport instanceof StdioServerTransport ? this.#transport.stderrTail.describe() : '';
-    this.#fail(`the connection to MCP server "${this.name}" closed${tail}`);
+    this.#fail(`the connection to MCP server "${this.name}" closed${this.stderrTail()}`);
   }
 
   #fail(message: string): void {

@@ -55,6 +55,7 @@ function explain(connection: ServerConnection, tool: BridgedTool, error: unknown
     return `${what} did not answer within ${timeout} ms without reporting progress (or passed its ${connection.settings.maxTotalTimeoutMs} ms cap); the call was cancelled on the server.`;
   }
   if (isUnauthorized(error)) return `${what}: the server answered 401 Unauthorized.${unauthorizedHint(tool.serverName, connection.settings)}`;
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return `${what} failed: the server closed the connection during the call${connection.stderrTail()}`;
   if (error instanceof McpError) return `${what} failed: ${error.message}`;
   return describeServerError(tool.serverName, connection.settings, error);
 }
