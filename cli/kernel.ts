@@ -72,6 +72,17 @@ export interface PluginStatus {
   lastError?: PluginLastError;
   tools: number;
   pid?: number;
+  /** The plugin's own parts (each MCP server of the MCP bridge) with their state and last error. */
+  components?: readonly PluginComponent[];
+}
+
+export interface PluginComponent {
+  kind: string;
+  name: string;
+  state: string;
+  lastError?: string;
+  lastErrorAt?: string;
+  detail?: string;
 }
 
 export interface Kernel {

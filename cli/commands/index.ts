@@ -3,12 +3,13 @@ import type { Command } from '../context.js';
 import { callCommand } from './call.js';
 import { configCommand } from './config.js';
 import { explainCommand } from './explain.js';
+import { mcpCommand } from './mcp.js';
 import { pluginsCommand } from './plugins.js';
 import { sandboxCommand } from './sandbox.js';
 import { serveCommand } from './serve.js';
 import { toolsCommand } from './tools.js';
 
-export const COMMANDS: readonly Command[] = [toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, sandboxCommand, serveCommand];
+export const COMMANDS: readonly Command[] = [toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, sandboxCommand, serveCommand, mcpCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

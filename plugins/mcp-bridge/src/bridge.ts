@@ -69,6 +69,8 @@ export class McpBridge {
       else undiscovered.push(connection);
     }
     const tools = this.#rebuild();
+    // Sent before the handshake answer, so the kernel's status has every server once the bridge is ready.
+    this.#runtime?.reportStatus(this.status()).catch(() => undefined);
     // After the handshake answer: servers never seen before are started once to learn their tools.
     setImmediate(() => {
       this.#queueStatus();

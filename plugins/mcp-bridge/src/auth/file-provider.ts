@@ -73,7 +73,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     this.store.update({ tokens, savedAt: Date.now() });
   }
 
-  redirectToAuthorization(): void {
+  redirectToAuthorization(_authorizationUrl: URL): void {
     throw new LoginRequiredError(`MCP server "${this.server}" needs a new sign-in: run \`pincer mcp login ${this.server}\``);
   }
 
