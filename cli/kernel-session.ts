@@ -7,7 +7,7 @@ import { discoverConfig, loadDiscoveredConfig, type ConfigSource } from './confi
 import { err, type CliContext } from './context.js';
 import { CliError, toCliError } from './errors.js';
 import { startProgress } from './format/progress.js';
-import type { Kernel, PluginStatus, RunContext, ToolSet } from './kernel.js';
+import type { ApprovalSurface, Kernel, PluginStatus, RunContext, ToolSet } from './kernel.js';
 import { createStderrLogger } from './logger.js';
 import { checkWorkspace, resolveWorkspaceFlag } from './workspace-guard.js';
 
@@ -27,6 +27,8 @@ export interface OpenOptions {
   command?: string;
   /** Log level for kernel and plugin logs on stderr; `$PINCER_LOG` overrides. */
   logLevel?: 'error' | 'warn' | 'info' | 'debug';
+  /** Who answers approvals: MCP clients by elicitation (serve), the terminal (call). */
+  approvalSurface?: ApprovalSurface;
 }
 
 /** Runs `fn` with a started kernel and always stops it, even when `fn` throws. */
@@ -49,7 +51,7 @@ export async function openKernel(ctx: CliContext, options: OpenOptions): Promise
   const logger = createStderrLogger(ctx, options.logLevel ?? 'warn');
   let kernel: Kernel;
   try {
-    kernel = api.createKernel(config, { logger, cwd: base, configPath: 'path' in source ? resolve(ctx.cwd, source.path) : undefined });
+    kernel = api.createKernel(config, { logger, cwd: base, configPath: 'path' in source ? resolve(ctx.cwd, source.path) : undefined, approvalSurface: options.approvalSurface });
   } catch (cause) {
     throw toCliError(cause, 'KERNEL');
   }

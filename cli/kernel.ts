@@ -37,14 +37,19 @@ export interface ToolDefinition {
   description: string;
   inputSchema: object;
   pluginId?: string;
+  title?: string;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  outputSchema?: Record<string, unknown>;
 }
 
 export type { PolicyRemoval, ToolExplanation } from '../kernel/index.js';
+export type { ApprovalSurface } from '../kernel/index.js';
+import type { ApprovalSurface } from '../kernel/index.js';
 import type { PolicyRemoval, ToolExplanation, ToolResult } from '../kernel/index.js';
 
 export interface ToolSet {
   readonly tools: readonly ToolDefinition[];
-  execute(name: string, params: unknown, opts?: { signal?: AbortSignal; toolCallId?: string }): Promise<ToolResult>;
+  execute(name: string, params: unknown, opts?: { signal?: AbortSignal; toolCallId?: string; onProgress?: (progress: unknown) => void }): Promise<ToolResult>;
   readonly removed: readonly PolicyRemoval[];
   explain(name: string): ToolExplanation;
   readonly warnings: readonly string[];
@@ -98,7 +103,7 @@ export interface KernelApi {
   loadConfig(path: string | undefined, opts: { cwd: string }): Promise<PincerConfig>;
   defaultConfig(opts: { cwd: string }): PincerConfig;
   checkConfig(raw: unknown): { ok: boolean; issues: ConfigIssue[] };
-  createKernel(config: PincerConfig, opts?: { logger?: (record: LogRecordLike) => void; cwd?: string; configPath?: string }): Kernel;
+  createKernel(config: PincerConfig, opts?: { logger?: (record: LogRecordLike) => void; cwd?: string; configPath?: string; approvalSurface?: ApprovalSurface }): Kernel;
 }
 
 /** The record the kernel's logger receives (plugin output arrives with source `plugin:<id>`). */
