@@ -18,6 +18,10 @@ import { createToolSet, type ToolSet } from './assembly/tool-set.js';
 import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
 import { WorkspaceRouter } from './workspace/router.js';
 import { withMcpBridge } from './mcp/bridge-entry.js';
+import { DiscoveredTools } from './tool-search/discovered.js';
+import { planToolSearch } from './tool-search/plan.js';
+import { TOOL_SEARCH_NAME } from './tool-search/search-tool.js';
+import { normalizeToolPolicyName } from '../sdk/policy/index.js';
 
 export interface KernelOptions {
   /** Receives host and plugin log records (plugin stdout/stderr lines tagged `plugin:<id>`). */
@@ -66,6 +70,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const policy = createPolicyEngine(config, { warn: (message) => log({ level: 'warn', source: 'policy', message }) });
   const diagnostics = createDiagnosticsEmitter((error) => logger.warn(`diagnostics listener failed: ${String(error)}`));
   const trusted = options.trustedPolicies ?? [];
+  const discovered = new DiscoveredTools();
 
   function assembleTools(runContext: RunContext = {}): ToolSet {
     const run = resolveRun(runContext);
@@ -76,11 +81,16 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     const tools: KernelTool[] = result.tools.map((tool) =>
       pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding),
     );
+    // Large runs list their deferrable tools only once `tool_search` found them.
+    const search = planToolSearch(tools, config.tools?.toolSearch, discovered.of(run.sessionKey));
     return createToolSet({
       run,
-      tools,
+      tools: search?.all ?? tools,
+      listed: search?.listed,
+      refusal: search?.refusal,
       removed: result.removals,
-      explain: (name) => explainMissing(result.explain(name), run),
+      // tool_search is the kernel's own, added after the policy: present whenever the run has it.
+      explain: (name) => (search && normalizeToolPolicyName(name) === TOOL_SEARCH_NAME ? { tool: TOOL_SEARCH_NAME, present: true, layersPassed: [] } : explainMissing(result.explain(name), run)),
       warnings: result.warnings,
       effectiveAllowlist: result.effectiveAllowlist,
       logger,

@@ -19,6 +19,7 @@ import { askClientForApprovals, progressRelay } from './call-extras.js';
 import { listedTool } from './listed-tool.js';
 import { structuredContentFor } from './structured.js';
 import { McpToolNames } from './tool-names.js';
+import { TOOL_SEARCH_NAME } from '../../kernel/tool-search/search-tool.js';
 import type { ToolSet } from '../kernel.js';
 import type { ToolBridge } from './tool-bridge.js';
 
@@ -71,6 +72,8 @@ export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): 
     try {
       const onProgress = progressRelay(_meta?.progressToken, (notification) => extra.sendNotification(notification));
       const result = await toolSet.execute(name, args ?? {}, { signal: extra.signal, toolCallId, onProgress });
+      // Tools a search found are listed from now on: re-assemble, and the client hears list_changed.
+      if (name === TOOL_SEARCH_NAME && !result.isError) bridge.refresh();
       options.logger.debug(`tools/call ${name}: ${result.isError ? 'error' : 'ok'} in ${(performance.now() - started).toFixed(1)} ms`);
       const tool = toolSet.tools.find((t) => t.name === name);
       const structured = structuredContentFor(tool?.outputSchema, result);

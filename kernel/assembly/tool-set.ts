@@ -50,7 +50,14 @@ export interface ToolSetParts {
   effectiveAllowlist: readonly string[];
   createGate: () => ToolGate;
   logger?: CallPathLogger;
+  /** Tool search: what the model is shown now (a subset of `tools`, growing as searches find tools). */
+  listed?: () => readonly KernelTool[];
+  /** Tool search: refuses a deferred tool the run has not found yet. */
+  refusal?: (name: string) => ToolResult | undefined;
 }
+
+const describeTool = (tool: KernelTool): ToolDescriptor =>
+  Object.freeze({ name: tool.name, description: tool.description, inputSchema: tool.parameters, pluginId: tool.pluginId, executionMode: tool.executionMode, ...pickToolMetadata(tool) });
 
 let callCounter = 0;
 
@@ -66,8 +73,16 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
     }
     return definition;
   };
+  const all = Object.freeze(parts.tools.map(describeTool));
+  const descriptors = new Map(parts.tools.map((tool, i) => [tool, all[i]]));
+  let shown: { from: readonly KernelTool[]; tools: readonly ToolDescriptor[] } | undefined;
   return Object.freeze({
-    tools: Object.freeze(parts.tools.map((tool) => Object.freeze({ name: tool.name, description: tool.description, inputSchema: tool.parameters, pluginId: tool.pluginId, executionMode: tool.executionMode, ...pickToolMetadata(tool) }))),
+    get tools(): readonly ToolDescriptor[] {
+      if (!parts.listed) return all;
+      const listed = parts.listed();
+      if (shown?.from !== listed) shown = { from: listed, tools: Object.freeze(listed.map((tool) => descriptors.get(tool) ?? describeTool(tool))) };
+      return shown.tools;
+    },
     removed: parts.removed,
     explain: parts.explain,
     warnings: parts.warnings,
@@ -80,6 +95,8 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
       const tool = byName.get(key);
       // The model asked for a tool this run does not hold: tell it which layer removed it.
       if (!tool) return unknownToolResult(name, parts.explain);
+      const refused = parts.refusal?.(name);
+      if (refused) return refused;
       const toolCallId = options.toolCallId ?? `call_${Date.now().toString(36)}_${(callCounter++).toString(36)}`;
       return adapt(key, tool).execute(params, { signal: options.signal, toolCallId, onProgress: options.onProgress });
     },
