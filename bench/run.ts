@@ -7,6 +7,8 @@ import { runFsIntegrityBench } from './fs-integrity.bench.js';
 import { runGateBench } from './gate.bench.js';
 import { runHostBench } from './host.bench.js';
 import { runMcpBench } from './mcp.bench.js';
+import { runMcpBridgeBench } from './mcp-bridge.bench.js';
+import { runToolSearchBench } from './mcp-tool-search.bench.js';
 import { runPolicyBench } from './policy.bench.js';
 import { runReadBench } from './read.bench.js';
 import { runSandboxBench } from './sandbox.bench.js';
@@ -19,6 +21,8 @@ const suites: [string, () => Promise<unknown>][] = [
   ['read', runReadBench],
   ['fs-integrity', runFsIntegrityBench],
   ['mcp', runMcpBench],
+  ['mcp-bridge', runMcpBridgeBench],
+  ['tool-search', runToolSearchBench],
   ['sandbox', runSandboxBench],
 ];
 

@@ -82,7 +82,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
       pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding),
     );
     // Large runs list their deferrable tools only once `tool_search` found them.
-    const search = planToolSearch(tools, config.tools?.toolSearch, discovered.of(run.sessionKey));
+    const search = planToolSearch(tools, config.tools?.toolSearch, discovered.of(run.sessionKey), result.tools);
     return createToolSet({
       run,
       tools: search?.all ?? tools,

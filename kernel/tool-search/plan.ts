@@ -8,6 +8,7 @@
 import { normalizeToolPolicyName } from '../../sdk/policy/index.js';
 import type { KernelTool, ToolResult } from '../gate/index.js';
 import { DEFAULT_MAX_DEFINITION_CHARS, DEFAULT_MAX_LISTED_TOOLS, type ToolSearchConfig } from './config.js';
+import { ToolIndex } from './rank.js';
 import { createToolSearchTool, TOOL_SEARCH_NAME } from './search-tool.js';
 
 export interface ToolSearchPlan {
@@ -38,12 +39,23 @@ function isActive(tools: readonly KernelTool[], config: ToolSearchConfig | undef
   return false;
 }
 
-export function planToolSearch(tools: readonly KernelTool[], config: ToolSearchConfig | undefined, discovered: Set<string>): ToolSearchPlan | undefined {
+/** Search indexes by the policy result they were built from: a run shape seen before searches the index it built. */
+const indexes = new WeakMap<object, ToolIndex<KernelTool>>();
+
+/**
+ * `cacheKey` is an object that stays the same while the run's tools do (the policy's result list),
+ * so an index of thousands of definitions is built once, not at each assembly.
+ */
+export function planToolSearch(tools: readonly KernelTool[], config: ToolSearchConfig | undefined, discovered: Set<string>, cacheKey: object = tools): ToolSearchPlan | undefined {
   // A plugin's own tool of that name wins; the run then lists everything.
   if (tools.some((tool) => normalizeToolPolicyName(tool.name) === TOOL_SEARCH_NAME) || !isActive(tools, config)) return undefined;
   const deferred = tools.filter((tool) => tool.deferrable);
   const always = tools.filter((tool) => !tool.deferrable);
-  const search = createToolSearchTool(deferred, discovered);
+  const search = createToolSearchTool(deferred, discovered, () => {
+    let index = indexes.get(cacheKey);
+    if (!index) indexes.set(cacheKey, (index = new ToolIndex(deferred)));
+    return index;
+  });
   let listed: KernelTool[] | undefined;
   let seen = -1;
   return {

@@ -9,71 +9,80 @@ export interface Searchable {
   description: string;
 }
 
-interface Entry<T> {
-  tool: T;
-  name: string;
-  nameParts: Set<string>;
-  description: string;
-  words: Set<string>;
-}
-
 /** How much of a description a regex looks at (descriptions run to kilobytes; enough is enough). */
 const REGEX_TEXT_CHARS = 2_000;
 export const MAX_PATTERN_CHARS = 200;
 
-const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/);
 /** `github__create_issue`, `createIssue`, `get-file` → their parts. */
 const nameParts = (name: string): string[] => words(name.replace(/([a-z0-9])([A-Z])/g, '$1 $2'));
 
+/** word → the indexes of the tools it occurs in (each once, in order). */
+function postings(texts: readonly string[][]): Map<string, number[]> {
+  const index = new Map<string, number[]>();
+  texts.forEach((list, i) => {
+    for (const word of list) {
+      if (!word) continue;
+      const ids = index.get(word);
+      if (!ids) index.set(word, [i]);
+      else if (ids[ids.length - 1] !== i) ids.push(i);
+    }
+  });
+  return index;
+}
+
+/**
+ * An inverted index of names' parts and descriptions' words, so a keyword search touches only
+ * the tools that contain its words (plus one substring pass over the names).
+ */
 export class ToolIndex<T extends Searchable> {
-  readonly #entries: Entry<T>[];
+  readonly #tools: readonly T[];
+  readonly #names: string[];
+  readonly #nameWords: Map<string, number[]>;
+  readonly #descriptionWords: Map<string, number[]>;
 
   constructor(tools: readonly T[]) {
-    this.#entries = tools.map((tool) => ({
-      tool,
-      name: tool.name.toLowerCase(),
-      nameParts: new Set(nameParts(tool.name)),
-      description: tool.description.toLowerCase(),
-      words: new Set(words(tool.description)),
-    }));
+    this.#tools = tools;
+    this.#names = tools.map((tool) => tool.name.toLowerCase());
+    this.#nameWords = postings(tools.map((tool) => nameParts(tool.name)));
+    this.#descriptionWords = postings(tools.map((tool) => words(tool.description)));
   }
 
   get size(): number {
-    return this.#entries.length;
+    return this.#tools.length;
   }
 
   /** Best first; ties by name. Only tools matching at least one keyword. */
   keywords(query: string, limit: number): T[] {
-    const terms = [...new Set(words(query))];
+    const terms = [...new Set(words(query).filter(Boolean))];
     const phrase = query.trim().toLowerCase();
-    const scored: { entry: Entry<T>; score: number }[] = [];
-    for (const entry of this.#entries) {
-      let score = entry.name === phrase ? 50 : entry.name.includes(phrase) && phrase.length > 2 ? 15 : 0;
-      for (const term of terms) {
-        if (entry.nameParts.has(term)) score += 10;
-        else if (entry.name.includes(term)) score += 6;
-        if (entry.words.has(term)) score += 3;
-        else if (term.length > 3 && entry.description.includes(term)) score += 1;
-      }
-      if (score > 0) scored.push({ entry, score });
+    const scores = new Map<number, number>();
+    const add = (i: number, points: number) => scores.set(i, (scores.get(i) ?? 0) + points);
+    for (const term of terms) {
+      const inName = new Set(this.#nameWords.get(term));
+      for (const i of inName) add(i, 10);
+      for (const i of this.#descriptionWords.get(term) ?? []) add(i, 3);
+      // Part of a longer name word ("issue" in "issues"): a weaker match.
+      if (term.length > 2) this.#names.forEach((name, i) => !inName.has(i) && name.includes(term) && add(i, 6));
     }
-    return top(scored, limit);
+    if (phrase.length > 2) this.#names.forEach((name, i) => name.includes(phrase) && add(i, name === phrase ? 50 : 15));
+    return this.#top([...scores], limit);
   }
 
   /** Name matches rank above description matches. */
   pattern(regex: RegExp, limit: number): T[] {
-    const scored: { entry: Entry<T>; score: number }[] = [];
-    for (const entry of this.#entries) {
-      const score = (regex.test(entry.tool.name) ? 10 : 0) + (regex.test(entry.tool.description.slice(0, REGEX_TEXT_CHARS)) ? 3 : 0);
-      if (score > 0) scored.push({ entry, score });
-    }
-    return top(scored, limit);
+    const scored: [number, number][] = [];
+    this.#tools.forEach((tool, i) => {
+      const score = (regex.test(tool.name) ? 10 : 0) + (regex.test(tool.description.slice(0, REGEX_TEXT_CHARS)) ? 3 : 0);
+      if (score > 0) scored.push([i, score]);
+    });
+    return this.#top(scored, limit);
   }
-}
 
-function top<T extends Searchable>(scored: { entry: Entry<T>; score: number }[], limit: number): T[] {
-  scored.sort((a, b) => b.score - a.score || (a.entry.tool.name < b.entry.tool.name ? -1 : 1));
-  return scored.slice(0, limit).map((s) => s.entry.tool);
+  #top(scored: [number, number][], limit: number): T[] {
+    scored.sort((a, b) => b[1] - a[1] || (this.#names[a[0]] < this.#names[b[0]] ? -1 : 1));
+    return scored.slice(0, limit).map(([i]) => this.#tools[i]);
+  }
 }
 
 /**

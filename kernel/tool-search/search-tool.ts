@@ -30,7 +30,7 @@ function sources(deferred: readonly KernelTool[]): string {
   return prefixes.length > 8 ? `${prefixes.slice(0, 8).join(', ')} and ${prefixes.length - 8} more` : prefixes.join(', ');
 }
 
-export function createToolSearchTool(deferred: readonly KernelTool[], discovered: Set<string>): KernelTool {
+export function createToolSearchTool(deferred: readonly KernelTool[], discovered: Set<string>, indexOf: () => ToolIndex<KernelTool> = () => new ToolIndex(deferred)): KernelTool {
   let index: ToolIndex<KernelTool> | undefined;
   return {
     name: TOOL_SEARCH_NAME,
@@ -43,7 +43,7 @@ export function createToolSearchTool(deferred: readonly KernelTool[], discovered
       const byKeywords = typeof query === 'string' && query.trim() !== '';
       const byPattern = typeof pattern === 'string' && pattern !== '';
       if (byKeywords === byPattern) return failure('give exactly one of query (keywords) or pattern (a regular expression)');
-      index ??= new ToolIndex(deferred);
+      index ??= indexOf();
       let found: KernelTool[];
       if (byPattern) {
         const regex = compilePattern(pattern as string);
