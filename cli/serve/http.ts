@@ -105,7 +105,11 @@ export async function serveHttp(openClient: () => ClientServer, options: HttpSer
 
   const address = await listen(http, options.listen);
   const port = boundPort(http);
-  if (port !== undefined) hosts = [`${LOOPBACK}:${port}`, `localhost:${port}`];
+  if (port !== undefined) {
+    hosts = [`${LOOPBACK}:${port}`, `localhost:${port}`];
+    // Our own origin: only this server answers at it, and it serves no pages, so no foreign page has it.
+    origins.push(...hosts.map((host) => `http://${host}`));
+  }
   return {
     url: port === undefined ? address : `${address}${MCP_HTTP_PATH}`,
     sessions: () => sessions.size,

@@ -63,6 +63,15 @@ describe('resumable streams', () => {
   });
 });
 
+describe('origins', () => {
+  it('accepts a request from the server’s own loopback origin (no other page can have it), still refusing others', async () => {
+    const own = await raw(server, { headers: { ...MCP_HEADERS, origin: `http://127.0.0.1:${server.url.port}` }, body: INIT });
+    expect(own.status).toBe(200);
+    const other = await raw(server, { headers: { ...MCP_HEADERS, origin: `http://127.0.0.1:${Number(server.url.port) + 1}` }, body: INIT });
+    expect(other.status).toBe(403);
+  });
+});
+
 describe('cancellation', () => {
   it('kills the command of a cancelled tools/call', async () => {
     const client = await connectClient(server, undefined, 'cancel');
