@@ -4,11 +4,13 @@
  */
 import { runAssemblyBench } from './assembly.bench.js';
 import { runFsIntegrityBench } from './fs-integrity.bench.js';
+import { runExecBench } from './exec.bench.js';
 import { runGateBench } from './gate.bench.js';
 import { runHostBench } from './host.bench.js';
 import { runMcpBench } from './mcp.bench.js';
 import { runMcpBridgeBench } from './mcp-bridge.bench.js';
 import { runToolSearchBench } from './mcp-tool-search.bench.js';
+import { runMessageBench } from './message.bench.js';
 import { runPolicyBench } from './policy.bench.js';
 import { runReadBench } from './read.bench.js';
 import { runSandboxBench } from './sandbox.bench.js';
@@ -20,9 +22,11 @@ const suites: [string, () => Promise<unknown>][] = [
   ['host', () => runHostBench()],
   ['read', runReadBench],
   ['fs-integrity', runFsIntegrityBench],
+  ['exec', runExecBench],
   ['mcp', runMcpBench],
   ['mcp-bridge', runMcpBridgeBench],
   ['tool-search', runToolSearchBench],
+  ['message', () => runMessageBench()],
   ['sandbox', runSandboxBench],
 ];
 

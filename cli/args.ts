@@ -23,6 +23,7 @@ export const RUN_OPTIONS = {
   session: { type: 'string', short: 's' },
   sender: { type: 'string' },
   group: { type: 'string' },
+  channel: { type: 'string' },
   provider: { type: 'string' },
   model: { type: 'string' },
   workspace: { type: 'string', short: 'w' },
@@ -33,6 +34,7 @@ export const RUN_FLAGS_HELP = `Run flags (each selects the policy layers that ap
   -s, --session S     session key (decides sandboxing for mode non-main)
       --sender U      sender: an id, @username or +E164 phone number
       --group G       group/channel id
+      --channel C     the message channel this session talks on (message tool)
       --provider P    model provider (provider layers, schema normalization)
       --model M       model id
   -w, --workspace D   workspace of agents the config gives none (default: the
@@ -93,6 +95,7 @@ export function runContextFrom(values: Parsed<typeof RUN_OPTIONS>['values']): Ru
   if (values.session) run.sessionKey = values.session;
   if (values.sender) run.sender = parseSender(values.sender);
   if (values.group) run.groupId = values.group;
+  if (values.channel) run.channel = values.channel;
   if (values.provider) run.provider = values.provider;
   if (values.model) run.model = values.model;
   return run;

@@ -17,10 +17,13 @@ export interface ConfigIssue {
 export type PincerConfig = Record<string, unknown>;
 
 export interface RunContext {
+  runId?: string;
   agentId?: string;
   sessionKey?: string;
   sender?: { id?: string; username?: string; e164?: string; name?: string };
   groupId?: string;
+  /** The message channel the session talks on. */
+  channel?: string;
   provider?: string;
   model?: string;
   trigger?: 'user' | 'cron' | 'background' | 'memory';
@@ -30,7 +33,7 @@ export interface RunContext {
 }
 
 // Result shapes are the kernel's own; only the kernel-facing surface below is narrowed.
-export type { ToolContent, ToolResult } from '../kernel/index.js';
+export type { ToolContent, ToolResult, CallResult, CallsBlocked } from '../kernel/index.js';
 
 export interface ToolDefinition {
   name: string;
@@ -42,23 +45,24 @@ export interface ToolDefinition {
   outputSchema?: Record<string, unknown>;
 }
 
-export type { PolicyRemoval, ToolExplanation } from '../kernel/index.js';
+export type { PolicyRemoval, RunToolExplanation as ToolExplanation } from '../kernel/index.js';
 export type { ApprovalSurface } from '../kernel/index.js';
-import type { ApprovalSurface } from '../kernel/index.js';
-import type { PolicyRemoval, ToolExplanation, ToolResult } from '../kernel/index.js';
+import type { ApprovalSurface, CallResult, CallsBlocked, PolicyRemoval, RunToolExplanation } from '../kernel/index.js';
 
 export interface ToolSet {
   readonly tools: readonly ToolDefinition[];
-  execute(name: string, params: unknown, opts?: { signal?: AbortSignal; toolCallId?: string; onProgress?: (progress: unknown) => void }): Promise<ToolResult>;
+  execute(name: string, params: unknown, opts?: { signal?: AbortSignal; toolCallId?: string; onProgress?: (progress: unknown) => void }): Promise<CallResult>;
   readonly removed: readonly PolicyRemoval[];
-  explain(name: string): ToolExplanation;
+  explain(name: string): RunToolExplanation;
   readonly warnings: readonly string[];
   readonly effectiveAllowlist: readonly string[];
   readonly sandbox: { mode: 'off' | 'non-main' | 'all'; sandboxed: boolean; backend?: string };
   /** The run as the kernel resolved it (default agent filled in). */
-  readonly run?: { agentId: string; sessionKey: string };
+  readonly run?: { runId?: string; agentId: string; sessionKey: string };
   /** The host directory the run's tools work in. */
   readonly workspace?: string;
+  /** Set while a missing or failed required plugin blocks every call of the run. */
+  readonly blocked?: CallsBlocked;
 }
 
 export type PluginState = 'lazy' | 'starting' | 'ready' | 'restarting' | 'stopping' | 'failed' | 'stopped';
@@ -77,6 +81,8 @@ export interface PluginStatus {
   lastError?: PluginLastError;
   tools: number;
   pid?: number;
+  /** Tools the kernel refused from this plugin (bad name or schema, a name another plugin owns), with the reason. */
+  rejectedTools?: Array<{ name: string; reason: string }>;
   /** The plugin's own parts (each MCP server of the MCP bridge) with their state and last error. */
   components?: readonly PluginComponent[];
 }

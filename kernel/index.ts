@@ -1,16 +1,25 @@
 /**
- * Pincer's kernel: the public API for hosts embedding it. Named exports only.
+ * Pincer's kernel: the public API for hosts embedding it. Named exports only. The whole host
+ * loop is in docs/embedding.md:
  *
  *   const kernel = createKernel(await loadConfig());
  *   await kernel.start();
- *   const toolSet = kernel.assembleTools({ agentId: 'main', sessionKey: 'agent:main:main' });
- *   const result = await toolSet.execute('read', { path: 'README.md' });
+ *   const toolSet = kernel.assembleTools({ agentId: 'main', sessionKey: 'agent:main:main', runId });
+ *   const result = await toolSet.execute('read', { path: 'README.md' });   // result.outcome, result.code
  *   await kernel.stop();
  */
 export { createKernel } from './kernel.js';
 export type { Kernel, KernelOptions } from './kernel.js';
 export type { ToolSet, ToolDescriptor, ExecuteOptions } from './assembly/tool-set.js';
+export type { ToolsChangedEvent } from './assembly/tools-changed.js';
+export type { RunToolExplanation, UnavailableToolExplanation, CallsBlocked } from './assembly/run-explain.js';
+export { KernelUsageError } from './assembly/usage-error.js';
+export type { KernelUsageErrorCode } from './assembly/usage-error.js';
 export { RunContextError } from './assembly/errors.js';
+
+// Call results
+export { KERNEL_CALL_CODES } from './adapter/index.js';
+export type { CallResult, OkCallResult, FailedCallResult, CallOutcome, CallCode, CallError, PluginAvailability } from './adapter/index.js';
 
 // Config
 export { loadConfig, discoverConfigPath, DEFAULT_CONFIG_FILE } from './config/load.js';
@@ -25,17 +34,23 @@ export type { PincerConfig, AgentConfig, SandboxConfig, SandboxMode } from './co
 
 // Policy
 export { applyPolicyPipeline, buildPolicySteps, createPolicyEngine, isSessionSandboxed, resolveSandboxToolPolicy, formatAuditLines } from './policy/index.js';
-export type { RunContext, RunSender, PolicyRemoval, ToolExplanation, PolicyStep, PolicyLayerId, PolicyResult, PolicyEngine } from './policy/index.js';
+export type { RunContext, RunSender, RunTrigger, PolicyRemoval, ToolExplanation, PolicyStep, PolicyLayerId, PolicyResult, PolicyEngine } from './policy/index.js';
 
-// Call path
+// Call path (lower level: the kernel builds these for every tool set)
 export { createToolGate, CallPathError, isCallPathError, buildBlockedToolResult } from './gate/index.js';
 export type {
-  ToolGate, ToolGateOptions, KernelTool, ToolResult, ToolContent, HookRegistration, TrustedToolPolicy,
-  ApprovalSurface, ApprovalSurfaceRequest, ApprovalRequest, ApprovalDecision, BeforeToolCallResult, AfterToolCallObserver,
+  ToolGate, ToolGateOptions, KernelTool, ToolResult, ToolContent, ToolExecuteContext, HookRegistration, TrustedToolPolicy, TrustedPolicyDecision,
+  ApprovalSurface, ApprovalSurfaceRequest, ApprovalRequest, ApprovalDecision, ApprovalResolution, BeforeToolCallEvent, BeforeToolCallResult,
+  AfterToolCallObserver, AfterToolCallEvent, CallPathErrorCode, DeniedReason, FailureDisposition, GatedCall, GateRunState, VetoCode,
 } from './gate/index.js';
 export { createToolLoopDetector } from './loop/index.js';
+export type { ToolLoopDetector, ToolLoopDetectionConfig, LoopCheckResult, LoopDetectorKind } from './loop/index.js';
 export { createDiagnosticsEmitter } from './diagnostics/index.js';
-export type { DiagnosticsEmitter } from './diagnostics/index.js';
+export type {
+  DiagnosticsEmitter, DiagnosticsListener, DiagnosticsEvent, DiagnosticsEventMap, DiagnosticsEventType, ToolExecutionEventBase,
+  ToolExecutionStartedEvent, ToolExecutionBlockedEvent, ToolExecutionErrorEvent, ToolExecutionCompletedEvent, ToolExecutionRejectedEvent,
+  ToolLoopDetectedEvent,
+} from './diagnostics/index.js';
 export { toToolDefinition, unknownToolResult } from './adapter/index.js';
 export { normalizeToolSchema } from './schema/index.js';
 
@@ -46,6 +61,12 @@ export type {
   ProviderToolErrorCode, ProviderToolInput,
 } from './providers/index.js';
 
+// The system tool (config writes, restarts): held by the host only, never in a run's tool set
+export { createSystemTool, configFileHash, SYSTEM_TOOL_NAME } from './system/system-tool.js';
+export type { SystemTool, SystemToolOptions } from './system/system-tool.js';
+export type { ArmedApproval } from './system/approvals.js';
+export { configJsonSchema } from './config/json-schema.js';
+
 // Plugin host
 export { createPluginHost, KernelError, isKernelError } from './host/index.js';
-export type { PluginHost, PluginStatus, KernelErrorCode, HostLogger, HostLogRecord } from './host/index.js';
+export type { PluginHost, PluginStatus, PluginLifecycleState, KernelErrorCode, HostLogger, HostLogRecord } from './host/index.js';

@@ -4,17 +4,22 @@
  * policy plans, cached schema normalization); no IPC, no spawn, no disk.
  */
 import { createDiagnosticsEmitter, type DiagnosticsEmitter } from './diagnostics/index.js';
-import { createToolGate, type ApprovalSurface, type CallPathLogger, type KernelTool, type TrustedToolPolicy } from './gate/index.js';
+import { createToolGate, type ApprovalSurface, type CallPathLogger, type KernelTool, type RunContext, type TrustedToolPolicy } from './gate/index.js';
 import { createPluginHost, defaultHostLogger, type HostLogger, type PluginHost, type PluginStatus } from './host/index.js';
+import { sharesSurfaceOf, workspaceRootsOf } from './host/workspace-roots.js';
 import { normalizeToolSchema } from './schema/index.js';
-import { createPolicyEngine, type RunContext, type ToolExplanation } from './policy/index.js';
+import { createPolicyEngine } from './policy/index.js';
 import { isKnownCoreToolId } from '../protocol/vocabulary/index.js';
 import type { PincerConfig } from './config/schema.js';
 import { collectHooks } from './assembly/hooks.js';
 import { pluginKernelTool } from './assembly/plugin-tool.js';
 import { createRunResolver, type ResolvedRun } from './assembly/run-shape.js';
+import { callsBlocked, explainInRun, pluginAvailability } from './assembly/run-explain.js';
+import { RunRegistry } from './assembly/run-registry.js';
 import { SurfaceCache } from './assembly/surface.js';
 import { createToolSet, type ToolSet } from './assembly/tool-set.js';
+import { ToolListTracker, type ToolsChangedEvent } from './assembly/tools-changed.js';
+import { KernelUsageError } from './assembly/usage-error.js';
 import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
 import { WorkspaceRouter } from './workspace/router.js';
 import { withMcpBridge } from './mcp/bridge-entry.js';
@@ -22,6 +27,7 @@ import { DiscoveredTools } from './tool-search/discovered.js';
 import { planToolSearch } from './tool-search/plan.js';
 import { TOOL_SEARCH_NAME } from './tool-search/search-tool.js';
 import { normalizeToolPolicyName } from '../sdk/policy/index.js';
+import { FamilyTools, isFamilyTool } from './families/family-tools.js';
 
 export interface KernelOptions {
   /** Receives host and plugin log records (plugin stdout/stderr lines tagged `plugin:<id>`). */
@@ -39,14 +45,18 @@ export interface KernelOptions {
 export interface Kernel {
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** A run's tools. Throws `KernelUsageError` before `start()` resolved and after `stop()`. */
   assembleTools(run?: RunContext): ToolSet;
   plugins(): PluginStatus[];
-  on(event: 'toolsChanged', listener: () => void): () => void;
-  /** Typed `tool.execution.*` events; never raw params or output. */
+  /** Fired when a plugin's contributed tools change (never for a no-op, never while stopping). */
+  on(event: 'toolsChanged', listener: (change: ToolsChangedEvent) => void): () => void;
+  /** Typed `tool.*` events; never raw params or output. */
   readonly diagnostics: DiagnosticsEmitter;
   /** The plugin host, for hosts that need lower-level control. */
   readonly host: PluginHost;
 }
+
+type Lifecycle = 'new' | 'starting' | 'started' | 'stopping' | 'stopped';
 
 function callPathLogger(log: HostLogger): CallPathLogger {
   return {
@@ -56,84 +66,145 @@ function callPathLogger(log: HostLogger): CallPathLogger {
   };
 }
 
+/** What policies and hooks are told about the run: the host's context with the resolved ids. */
+function publicRunContext(run: ResolvedRun & { runId: string }): RunContext {
+  const { agent: _agent, enabledPlugins: _enabled, sandbox: _sandbox, placement: _placement, ...context } = run;
+  return Object.freeze(context);
+}
+
 export function createKernel(config: PincerConfig, options: KernelOptions = {}): Kernel {
   const log = options.logger ?? defaultHostLogger;
   const logger = callPathLogger(log);
   const cwd = options.cwd ?? process.cwd();
+  const workspaceRoots = workspaceRootsOf(config, cwd);
   // The `mcp` block becomes the bridge's plugin entry, with the servers the policy denies left out.
-  const plugins = withMcpBridge(config);
-  const host = createPluginHost({ plugins, logger: log });
+  const plugins = withMcpBridge(config, { workspaces: workspaceRoots });
+  // No plugin may start from where an agent can write (its workspace, a sandbox mount).
+  const host = createPluginHost({ plugins, logger: log, workspaceRoots, sharesSurface: sharesSurfaceOf(config) });
   const router = new WorkspaceRouter(host);
   const surfaces = new SurfaceCache(host, plugins.map((plugin) => plugin.id));
+  const families = new FamilyTools(host, config);
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath });
   // Policy warnings have their own source, so a door that shows a ToolSet's warnings can leave these log lines out.
   const policy = createPolicyEngine(config, { warn: (message) => log({ level: 'warn', source: 'policy', message }) });
   const diagnostics = createDiagnosticsEmitter((error) => logger.warn(`diagnostics listener failed: ${String(error)}`));
   const trusted = options.trustedPolicies ?? [];
   const discovered = new DiscoveredTools();
+  const tracker = new ToolListTracker(host);
+  const runs = new RunRegistry(config.tools?.loopDetection);
+  const listeners = new Set<(change: ToolsChangedEvent) => void>();
+  const isKnownTool = (name: string) => isKnownCoreToolId(name) || tracker.providerOf(name) !== undefined;
+  let lifecycle: Lifecycle = 'new';
+  let starting: Promise<void> | undefined;
+
+  host.onDidChange(() => {
+    if (lifecycle !== 'started') return;
+    for (const change of tracker.changes()) {
+      for (const listener of [...listeners]) {
+        try {
+          listener(change);
+        } catch (error) {
+          logger.warn(`toolsChanged listener failed: ${String(error)}`);
+        }
+      }
+    }
+  });
+
+  function assertUsable(): void {
+    if (lifecycle === 'stopping' || lifecycle === 'stopped') throw new KernelUsageError('KERNEL_STOPPED', 'the kernel was stopped; create a new kernel to run tools again');
+  }
 
   function assembleTools(runContext: RunContext = {}): ToolSet {
-    const run = resolveRun(runContext);
-    const surface = surfaces.get(run.enabledPlugins);
+    assertUsable();
+    if (lifecycle !== 'started') throw new KernelUsageError('KERNEL_NOT_STARTED', 'assembleTools() before start() resolved would return a partial tool list; await kernel.start() first');
+    const resolved = resolveRun(runContext);
+    if (runContext.runId !== undefined && (typeof runContext.runId !== 'string' || !runContext.runId.trim())) {
+      throw new KernelUsageError('INVALID_CALL', 'runContext.runId must be a non-empty string');
+    }
+    const runId = runContext.runId ?? RunRegistry.sessionRunId(resolved.agentId, resolved.sessionKey);
+    if (runContext.runId) runs.claim(runId, resolved.agentId, resolved.sessionKey);
+    const run = Object.assign(resolved, { runId }); // resolveRun made a fresh object: no copy needed
+    // The family tools read the run's deny lists only when some enabled plugin declares a channel.
+    const steps = () => policy.steps(run, run.sandbox.sandboxed);
+    const surface = families.extend(surfaces.get(run.enabledPlugins), run, steps);
     const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: [...run.warnings, ...surface.warnings] });
     const target = { provider: run.provider, modelId: run.model };
     const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement };
     const tools: KernelTool[] = result.tools.map((tool) =>
-      pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding),
+      isFamilyTool(tool) ? families.bind(tool, run, target, steps) : pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding),
     );
     // Large runs list their deferrable tools only once `tool_search` found them.
     const search = planToolSearch(tools, config.tools?.toolSearch, discovered.of(run.sessionKey), result.tools);
+    const blocked = () => callsBlocked(host, config, run.enabledPlugins);
     return createToolSet({
       run,
       tools: search?.all ?? tools,
       listed: search?.listed,
-      refusal: search?.refusal,
+      notLoaded: search?.notLoaded,
       removed: result.removals,
       // tool_search is the kernel's own, added after the policy: present whenever the run has it.
-      explain: (name) => (search && normalizeToolPolicyName(name) === TOOL_SEARCH_NAME ? { tool: TOOL_SEARCH_NAME, present: true, layersPassed: [] } : explainMissing(result.explain(name), run)),
-      warnings: result.warnings,
+      explain: (name) =>
+        search && normalizeToolPolicyName(name) === TOOL_SEARCH_NAME
+          ? { tool: TOOL_SEARCH_NAME, present: true, layersPassed: [] }
+          : explainInRun(result.explain(name), run, { host, policy, tracker, blocked }),
+      warnings: [...result.warnings, ...host.toolWarnings(run.enabledPlugins)],
       effectiveAllowlist: result.effectiveAllowlist,
+      blocked,
+      pluginAvailability: (pluginId) => pluginAvailability(host, pluginId),
+      assertUsable,
+      diagnostics,
       logger,
       createGate: () => {
-        const hooks = collectHooks(host, run.enabledPlugins);
+        const hooks = collectHooks(host, run.enabledPlugins, isKnownTool);
+        // The required-plugins check costs a policy step per call; only agents that have one pay it.
+        const required = hasRequiredPlugin(config, run.enabledPlugins)
+          ? [{ ...requiredPluginsPolicy(host, run.enabledPlugins), blockCode: 'REQUIRED_PLUGIN_UNAVAILABLE' }]
+          : [];
         return createToolGate({
           hooks: hooks.before,
           afterCallObservers: hooks.after,
-          // The required-plugins check costs a policy step per call; only agents that have one pay it.
-          trustedPolicies: hasRequiredPlugin(config, run.enabledPlugins) ? [requiredPluginsPolicy(host, run.enabledPlugins), ...trusted] : trusted,
+          trustedPolicies: [...required, ...trusted],
           approvalSurface: options.approvalSurface,
-          loopDetection: config.tools?.loopDetection,
+          runState: runs.stateOf(runId, run.agentId, run.sessionKey),
           diagnostics,
           logger,
-          runContext: { agentId: run.agentId, sessionKey: run.sessionKey, trigger: run.trigger, sandboxProfile: run.placement },
+          runContext: publicRunContext(run),
+          sandboxProfile: () => run.placement,
         });
       },
     });
   }
 
-  /**
-   * For a name no enabled plugin provides, also say what the policy would do with it, so an
-   * operator learns whether enabling a plugin is enough. Runs the same layers on that one name.
-   */
-  function explainMissing(explanation: ToolExplanation, run: ResolvedRun): ToolExplanation {
-    if (explanation.present || !('unknown' in explanation)) return explanation;
-    const verdict = policy.verdict(explanation.tool, run, run.sandbox.sandboxed);
-    return {
-      ...explanation,
-      coreTool: isKnownCoreToolId(explanation.tool),
-      ...(!verdict.present && 'removal' in verdict ? { wouldBeRemovedBy: verdict.removal } : {}),
-    };
+  async function start(): Promise<void> {
+    assertUsable();
+    if (lifecycle === 'started') return;
+    starting ??= (async () => {
+      lifecycle = 'starting';
+      await host.start();
+      tracker.reset();
+      for (const { pluginId, hook, problems } of collectHooks(host, undefined, isKnownTool).problems) {
+        logger.error(`plugin "${pluginId}" registers ${hook} with an invalid tools filter (${problems.join('; ')})${hook === 'before_tool_call' ? '; every call its hook would judge fails closed until the plugin is fixed' : ''}`);
+      }
+      if (lifecycle === 'starting') lifecycle = 'started';
+    })();
+    return starting;
   }
 
   return {
-    start: () => host.start(),
+    start,
     stop: async () => {
+      lifecycle = 'stopping';
       await host.stop();
       router.reset();
+      runs.clear();
+      lifecycle = 'stopped';
     },
     assembleTools,
     plugins: () => host.status(),
-    on: (_event, listener) => host.onDidChange(listener),
+    on: (_event, listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     diagnostics,
     host,
   };

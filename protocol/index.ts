@@ -9,6 +9,7 @@ export {
   KERNEL_PID_ENV,
   PLUGIN_COOKIE_ENV,
   PLUGIN_COOKIE_VALUE,
+  PLUGIN_DATA_DIR_ENV,
   PLUGIN_ID_ENV,
   PROTOCOL_VERSION,
   RPC_FD,
@@ -27,6 +28,8 @@ export type { ContributionsInput } from './v1/handshake.js';
 
 export {
   CallContext,
+  MAX_TOOL_DESCRIPTION_CHARS,
+  TOOL_NAME_PATTERN,
   ToolContent,
   ToolContribution,
   ToolInvoke,
@@ -59,6 +62,7 @@ export {
   WORKSPACE_OPERATION_NAMES,
   WorkspaceDirEntrySchema,
   WorkspaceExec,
+  ExecOutputSegmentSchema,
   WorkspaceExecOptionsSchema,
   WorkspaceExecResultSchema,
   WorkspaceMkdir,
@@ -74,8 +78,40 @@ export {
   WorkspaceWriteOptionsSchema,
 } from './v1/workspace.js';
 export type { WorkspaceOperation } from './v1/workspace.js';
+export {
+  EXEC_RUN_OPERATIONS,
+  EXEC_RUN_OPERATION_NAMES,
+  ExecRunInfoSchema,
+  ExecRunKillResultSchema,
+  ExecRunListResultSchema,
+  ExecRunReadOptionsSchema,
+  ExecRunReadResultSchema,
+  ExecRunStartResultSchema,
+  SANDBOX_RUN_METHODS,
+  SandboxRunKill,
+  SandboxRunList,
+  SandboxRunRead,
+  SandboxRunStart,
+  WORKSPACE_RUN_METHODS,
+  WorkspaceRunKill,
+  WorkspaceRunList,
+  WorkspaceRunRead,
+  WorkspaceRunStart,
+} from './v1/exec-runs.js';
+export type { ExecRunOperation } from './v1/exec-runs.js';
+export type {
+  ExecRunInfo,
+  ExecRunKillResult,
+  ExecRunListResult,
+  ExecRunReadOptions,
+  ExecRunReadResult,
+  ExecRunService,
+  ExecRunStartResult,
+  ExecRunStatus,
+} from './v1/exec-run-types.js';
 export { WORKSPACE_ERROR_CODES } from './v1/workspace-types.js';
 export type {
+  ExecOutputSegment,
   WorkspaceDirEntry,
   WorkspaceErrorCode,
   WorkspaceExecOptions,
@@ -104,9 +140,15 @@ export {
   SandboxWrite,
 } from './v1/sandbox.js';
 
+export {
+  ChannelAction, ChannelActionParams, ChannelActionResult, ChannelActions, ChannelContribution, ChannelId, ChannelOutcome, MessageSource,
+} from './v1/channels.js';
+export { NODE_ERROR_CODES, NodeCommandName, NodeContribution, NodeInvoke, NodeInvokeParams, NodeInvokeResult } from './v1/nodes.js';
+export type { NodeErrorCode } from './v1/nodes.js';
+
 export { SkillEntry, SkillSourceContribution, SkillsList, SkillsListChanged, SkillsListResult } from './v1/skills.js';
 
-export { CancelRequest, Log, LogLevel, LogParams, ProgressNotification, Shutdown } from './v1/lifecycle.js';
+export { CancelRequest, Log, LogLevel, LogParams, Ping, ProgressNotification, Shutdown } from './v1/lifecycle.js';
 
 export { PROTOCOL_V1_METHODS } from './v1/registry.js';
 

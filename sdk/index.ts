@@ -7,9 +7,10 @@
  * - the in-memory test harness lives at `pincer/sdk/testing`.
  */
 export {
-  definePlugin, defineTool, serve, bindPlugin, pluginContributions, pluginManifest, CancelledError, PluginError, WorkspaceError,
+  definePlugin, defineTool, serve, bindPlugin, pluginContributions, pluginManifest, pluginDataDir, CancelledError, NodeError, PluginError, WorkspaceError,
 } from './plugin-api.js';
 export type {
+  ChannelDefinition, ChannelRequest, NodeCommandHandler, NodeDefinition,
   PluginManifestFile, BindOptions, PluginRuntime, ActivateResult, HandlerContext, HookDefinition, PluginDefinition, PluginHooks, PluginLogger,
   SandboxBackendDefinition, SandboxOperations, SkillSourceDefinition, ToolContext, ToolDefinition, ToolReturn,
 } from './plugin-api.js';

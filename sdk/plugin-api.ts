@@ -4,12 +4,17 @@
  */
 export { definePlugin, defineTool, pluginContributions } from './plugin/define.js';
 export { pluginManifest } from './plugin/manifest.js';
+export { pluginDataDir } from './plugin/data-dir.js';
 export type { PluginManifestFile } from './plugin/manifest.js';
-export { CancelledError, PluginError, WorkspaceError } from './plugin/errors.js';
+export { CancelledError, NodeError, PluginError, WorkspaceError } from './plugin/errors.js';
 export type {
   ActivateResult,
+  ChannelDefinition,
+  ChannelRequest,
   HandlerContext,
   HookDefinition,
+  NodeCommandHandler,
+  NodeDefinition,
   PluginDefinition,
   PluginHooks,
   PluginLogger,

@@ -5,7 +5,7 @@ import { RUN_FLAGS_HELP, RUN_OPTIONS, expectPositionals, parseFlags, runContextF
 import { err, out, outJson, type CliContext, type Command } from '../context.js';
 import { CliError, toCliError, usageError } from '../errors.js';
 import { formatExplanation } from '../format/explain.js';
-import { callOutcome, formatCallFailure, formatResult } from '../format/content.js';
+import { callResultJson, formatCallFailure, formatResult } from '../format/content.js';
 import { startProgress, type Progress } from '../format/progress.js';
 import { terminalApprovalSurface } from '../format/approval-prompt.js';
 import { describeRun } from '../format/tools-report.js';
@@ -21,8 +21,14 @@ from stdin; omitted means {}) through the same path a model's call takes:
 policy, loop detection, hooks and approvals, then the owning plugin in the
 session's sandbox. Prints the result content; Ctrl-C cancels the call.
 
-Exit status: 0 on success, 1 when the tool is not available, the call was
-blocked, or the tool returned an error.
+Prints the result content (what a model would read) on stdout, and on stderr
+the outcome and its code (denied, blocked, unavailable, tool error, timed out,
+cancelled); for a tool the run does not hold, also why, layer by layer. With
+--json, prints the result as the library returns it: outcome, code, retryable,
+isError, content, details, error.
+
+Exit status: 0 when the call succeeded, 1 for every other outcome (the tool is
+not available, the call was denied or blocked, the tool returned an error).
 
 ${RUN_FLAGS_HELP}
 
@@ -42,14 +48,6 @@ Examples:
     const approvalSurface = terminalApprovalSurface(process.stdin, ctx.stderr, ctx.errColors, () => spinner?.done());
     return withKernel(ctx, { ...runOpenOptions('call', values), approvalSurface }, async (session) => {
       const toolSet = assembleRun(ctx, session, run);
-      const explanation = toolSet.explain(toolName);
-      if (!explanation.present) {
-        if (values.json) outJson(ctx, { ran: false, ...explanation });
-        else err(ctx, formatExplanation(explanation, toolSet, describeRun(run, toolSet), ctx.errColors));
-        const code = 'unknown' in explanation ? 'UNKNOWN_TOOL' : 'CALL_FAILED';
-        throw new CliError(code, `${toolName} is not available to this run`, { reported: true });
-      }
-
       const abort = new AbortController();
       const onSigint = () => abort.abort(new CliError('CALL_FAILED', 'cancelled by Ctrl-C'));
       process.once('SIGINT', onSigint);
@@ -57,6 +55,7 @@ Examples:
       const progress = (spinner = startProgress(ctx.stderr, `calling ${toolName}…`));
       let result;
       try {
+        // The same call a model makes: every outcome (denied, blocked, crashed…) is a result, as in the library and MCP.
         result = await toolSet.execute(toolName, params, { signal: abort.signal, toolCallId: `cli-${randomUUID()}`, onProgress: streamProgress(ctx, progress) });
       } catch (cause) {
         throw toCliError(cause, 'CALL_FAILED');
@@ -65,9 +64,13 @@ Examples:
         process.off('SIGINT', onSigint);
       }
 
-      if (values.json) outJson(ctx, { tool: toolName, ran: true, outcome: callOutcome(result) ?? (result.isError ? 'error' : 'ok'), ...result });
+      if (values.json) outJson(ctx, callResultJson(toolName, result));
       else {
         if (result.isError) err(ctx, formatCallFailure(toolName, result, ctx.errColors));
+        // For a tool the run does not hold, the operator also gets the step-by-step story and how to change it.
+        if (result.outcome === 'denied' && result.code === 'TOOL_REMOVED' || result.outcome === 'unavailable') {
+          err(ctx, formatExplanation(toolSet.explain(toolName), toolSet, describeRun(run, toolSet), ctx.errColors));
+        }
         out(ctx, formatResult(result));
       }
       return result.isError ? 1 : 0;

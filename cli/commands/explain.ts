@@ -15,8 +15,13 @@ Walks the policy pipeline for one run and tells, step by step, which layers
 admitted TOOL, or which layer removed it, by which rule and entries, and the
 config key to edit to bring it back.
 
+A present tool also says when every call of the run is blocked by a missing
+or failed required plugin; a tool whose plugin is failed is "unavailable",
+with the plugin's state and last error.
+
 Exit status: 0 when the tool is present or was removed by policy (the
-explanation is the answer), 1 when no enabled plugin contributes TOOL.
+explanation is the answer), 1 when no enabled plugin contributes TOOL or its
+plugin is failed.
 
 ${RUN_FLAGS_HELP}
 
@@ -35,7 +40,7 @@ Examples:
       const explanation = toolSet.explain(toolName);
       if (values.json) outJson(ctx, { config: describeSource(source), run, ...explanation });
       else out(ctx, formatExplanation(explanation, toolSet, describeRun(run, toolSet), ctx.colors));
-      return 'unknown' in explanation ? 1 : 0;
+      return 'unknown' in explanation || 'unavailable' in explanation ? 1 : 0;
     });
   },
 };

@@ -4,12 +4,13 @@ import { callCommand } from './call.js';
 import { configCommand } from './config.js';
 import { explainCommand } from './explain.js';
 import { mcpCommand } from './mcp.js';
+import { outboxCommand } from './outbox.js';
 import { pluginsCommand } from './plugins.js';
 import { sandboxCommand } from './sandbox.js';
 import { serveCommand } from './serve.js';
 import { toolsCommand } from './tools.js';
 
-export const COMMANDS: readonly Command[] = [toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, sandboxCommand, serveCommand, mcpCommand];
+export const COMMANDS: readonly Command[] = [toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, sandboxCommand, serveCommand, outboxCommand, mcpCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

@@ -54,6 +54,7 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
     ],
     ...componentRows(ctx, p),
   ]);
+  const refused = plugins.flatMap((p) => (p.rejectedTools ?? []).map((r) => `  ${c.yellow('refused tool')} ${r.reason}`));
   return renderTable(
     [
       { header: 'PLUGIN' },
@@ -66,7 +67,7 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
     ],
     rows,
     { width: terminalWidth(ctx), headerStyle: c.bold },
-  );
+  ) + (refused.length > 0 ? `\n\n${refused.join('\n')}` : '');
 }
 
 /** One row per part a plugin reported (each MCP server of the bridge): its state, detail and last error. */

@@ -3,7 +3,7 @@
  * placeholder (base64 on a terminal helps nobody; `--json` keeps the data).
  */
 import type { Colors } from './color.js';
-import type { ToolContent, ToolResult } from '../kernel.js';
+import type { CallResult, ToolContent, ToolResult } from '../kernel.js';
 
 export function formatContent(block: ToolContent): string {
   switch (block.type) {
@@ -23,19 +23,20 @@ export function formatResult(result: ToolResult): string {
   return result.content.map(formatContent).join('\n');
 }
 
-/** How the gate ended a call that did not run: "blocked", "timed_out"..., from the result details. */
-export function callOutcome(result: ToolResult): string | undefined {
-  const details = result.details ?? {};
-  for (const key of ['disposition', 'status', 'deniedReason']) {
-    const value = details[key];
-    if (typeof value === 'string' && value !== 'ok' && value !== 'completed') return value;
-  }
-  return undefined;
+/**
+ * The `--json` shape of a call, as the library returns it (outcome, code, retryable, isError,
+ * content, details, error, plugin), minus `cause`, which is a live object, not data.
+ */
+export function callResultJson(tool: string, result: CallResult): Record<string, unknown> {
+  const { cause: _cause, ...data } = result as CallResult & { cause?: unknown };
+  return { tool, ...data };
 }
 
-export function formatCallFailure(tool: string, result: ToolResult, c: Colors): string {
-  const outcome = callOutcome(result);
-  return `${c.red('✗')} ${tool} ${outcome ? `ended: ${outcome}` : 'returned an error'}`;
+/** `✗ read blocked (HOOK_BLOCKED)`: the outcome and its code, for stderr. */
+export function formatCallFailure(tool: string, result: CallResult, c: Colors): string {
+  if (!result.isError) return '';
+  const retry = result.retryable ? c.dim(' · retryable') : '';
+  return `${c.red('✗')} ${tool} ${result.outcome.replace('_', ' ')} (${result.code})${retry}`;
 }
 
 function approxBytes(base64: string): number {

@@ -3,7 +3,7 @@
  * removal the rule, the entries that decided it and the config key to edit.
  */
 import type { Colors } from './color.js';
-import type { PolicyRemoval, ToolExplanation, ToolSet } from '../kernel.js';
+import type { CallsBlocked, PolicyRemoval, ToolExplanation, ToolSet } from '../kernel.js';
 import { suggestNames } from './suggest.js';
 
 /**
@@ -31,10 +31,20 @@ export function formatExplanation(explanation: ToolExplanation, toolSet: ToolSet
     const tool = toolSet.tools.find((t) => t.name === explanation.tool);
     const plugin = tool?.pluginId ? ` (plugin ${tool.pluginId})` : '';
     const steps = explanation.layersPassed.map((layer, i) => `  ${i + 1}. ${c.green('✓')} ${layer}`);
+    const blocked = explanation.callsBlocked
+      ? ['', `${c.red('But every call is blocked')} (${explanation.callsBlocked.code}): ${describeBlock(explanation.callsBlocked)}`, "Fix or restart it: see 'pincer plugins'."]
+      : [];
     return [
       `${name} is ${c.green('available')} to ${who}${plugin}.`,
       ...(steps.length ? ['', 'Layers that applied to this run, all of which admitted it:', ...steps] : ['', 'No policy layer applies to this run.']),
+      ...blocked,
     ].join('\n');
+  }
+  if ('unavailable' in explanation) {
+    const p = explanation.plugin;
+    const last = p.lastError ? `\nLast error: ${p.lastError.code}: ${p.lastError.message}` : '';
+    // Its plugin is enabled: the fix is the plugin's health, not enabling anything.
+    return `${name} is ${c.red('unavailable')} to ${who}: its plugin ${c.bold(p.id)} is ${p.state}.${last}\nFix or restart the plugin: see 'pincer plugins'.`;
   }
   if ('unknown' in explanation) {
     const known = [...toolSet.tools.map((t) => t.name), ...toolSet.removed.map((r) => r.tool)];
@@ -51,6 +61,11 @@ export function formatExplanation(explanation: ToolExplanation, toolSet: ToolSet
     ].join('\n');
   }
   return formatRemoval(explanation.removal, who, c);
+}
+
+/** `required plugin "audit" is failed: <its last error>` for each plugin that blocks the run. */
+export function describeBlock(blocked: CallsBlocked): string {
+  return blocked.plugins.map((p) => `required plugin "${p.pluginId}" is ${p.state}: ${p.reason}`).join('; ');
 }
 
 function formatRemoval(r: PolicyRemoval, who: string, c: Colors): string {

@@ -3,6 +3,7 @@
  * assembly's warnings. Pure string building, so it is tested without a kernel.
  */
 import type { Colors } from './color.js';
+import { describeBlock } from './explain.js';
 import { renderTable } from './table.js';
 import type { PolicyRemoval, RunContext, ToolSet } from '../kernel.js';
 
@@ -37,6 +38,11 @@ export function formatToolsReport(run: RunContext, toolSet: ToolSet, options: Re
         { width: options.width, headerStyle: c.bold },
       )}`,
     );
+  }
+
+  if (toolSet.blocked) {
+    // Listing the tools without this would suggest they can be called: every call is vetoed.
+    sections.push(`${c.red(c.bold('Every call is blocked'))} (${toolSet.blocked.code}): ${describeBlock(toolSet.blocked)}\n  Fix or restart it: see 'pincer plugins'.`);
   }
 
   if (toolSet.warnings.length > 0) {
@@ -78,5 +84,6 @@ export function toolsReportJson(run: RunContext, toolSet: ToolSet, configSource:
     effectiveAllowlist: toolSet.effectiveAllowlist,
     sandbox: toolSet.sandbox,
     workspace: toolSet.workspace,
+    blocked: toolSet.blocked ?? null,
   };
 }

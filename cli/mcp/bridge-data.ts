@@ -3,7 +3,8 @@
  * as the kernel would hand them over: the CLI's `pincer mcp` works on the same files the running
  * bridge reads.
  */
-import { withMcpBridge, MCP_BRIDGE_PLUGIN_ID } from '../../kernel/mcp/bridge-entry.js';
+import { MCP_BRIDGE_PLUGIN_ID } from '../../kernel/mcp/bridge-entry.js';
+import { defaultStateDir, pluginDataDirPath } from '../../kernel/host/data-dir.js';
 import { BridgeSettings, type ServerSettings } from '../../protocol/v1/mcp-config.js';
 import type { PincerConfig } from '../../kernel/config/schema.js';
 import { CliError } from '../errors.js';
@@ -18,7 +19,7 @@ export function bridgeData(config: PincerConfig, env: NodeJS.ProcessEnv): Bridge
     throw new CliError('CONFIG', 'this config has no MCP servers (mcp.servers is empty or missing)', { hint: 'Add the server under mcp.servers in the config file; see docs/mcp.md.' });
   }
   const pluginId = config.mcp.plugin ?? MCP_BRIDGE_PLUGIN_ID;
-  const entry = withMcpBridge(config, env).find((plugin) => plugin.id === pluginId)!;
   const servers = BridgeSettings.parse({ servers: config.mcp.servers }).servers;
-  return { dataDir: entry.env!.PINCER_PLUGIN_DATA_DIR!, servers };
+  // The directory the host gives the bridge as PINCER_PLUGIN_DATA_DIR.
+  return { dataDir: pluginDataDirPath(defaultStateDir(env), pluginId), servers };
 }

@@ -3,7 +3,10 @@
  * for `tools/call`. MCP has no `json` content block, so JSON becomes pretty text.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolContent, ToolDefinition, ToolResult } from '../kernel.js';
+import type { CallResult, ToolContent, ToolDefinition, ToolResult } from '../kernel.js';
+
+/** The `_meta` key under which a result carries the kernel's verdict, the same data `pincer call --json` prints. */
+export const OUTCOME_META_KEY = 'pincer/outcome';
 
 /** A tool for `tools/list`. MCP requires `inputSchema.type === "object"`. */
 export function toMcpTool(tool: ToolDefinition): Tool {
@@ -42,9 +45,21 @@ export function toMcpContent(block: ToolContent): CallToolResult['content'][numb
   }
 }
 
-export function toMcpResult(result: ToolResult): CallToolResult {
+/**
+ * A call's result for `tools/call`: every outcome but `ok` is `isError: true` (a block too), and
+ * `_meta["pincer/outcome"]` carries outcome, code and retryable (plus the error, the policy
+ * removal or the plugin's state), so an MCP client reads the verdict without parsing text.
+ */
+export function toMcpResult(result: ToolResult | CallResult): CallToolResult {
   const content = result.content.map(toMcpContent);
-  return result.isError ? { content, isError: true } : { content };
+  if (!('outcome' in result)) return result.isError ? { content, isError: true } : { content };
+  const verdict: Record<string, unknown> = { outcome: result.outcome, code: result.code ?? null, retryable: result.retryable };
+  if (result.isError) {
+    verdict.error = result.error;
+    if (result.details?.removal) verdict.removal = result.details.removal;
+    if (result.plugin) verdict.plugin = result.plugin;
+  }
+  return { content, ...(result.isError ? { isError: true } : {}), _meta: { [OUTCOME_META_KEY]: verdict } };
 }
 
 /** A tool-level error: MCP wants these as results with `isError`, so the model can read them. */

@@ -8,8 +8,6 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createColors } from '../format/color.js';
-import { formatExplanation } from '../format/explain.js';
 import { describeRun } from '../format/tools-report.js';
 import type { CliLogger } from '../logger.js';
 import { CallToolRequestChecked, type CheckedCallParams } from './call-request.js';
@@ -29,8 +27,6 @@ export interface McpServerOptions {
   /** Routes approvals of this client's calls to it (elicitation); absent, approvals are refused. */
   approvals?: ApprovalRouter;
 }
-
-const plain = createColors(false);
 
 /** The client-facing names of a tool set, computed once per assembly. */
 const namesOf = new WeakMap<object, McpToolNames>();
@@ -59,22 +55,17 @@ export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): 
     const { name: asked, arguments: args, _meta } = request.params as CheckedCallParams;
     const toolSet = bridge.toolSet;
     const name = toolNames(toolSet).kernelName(asked);
-    const explanation = toolSet.explain(name);
-    if (!explanation.present) {
-      // The same story `pincer explain` tells, so the model (and its operator) learn which rule to change.
-      options.logger.info(`tools/call ${name}: not available`);
-      return errorResult(formatExplanation(explanation, toolSet, describeRun(bridge.run, toolSet), plain));
-    }
     const started = performance.now();
     // Unique across clients: approvals are routed back to this client by it.
     const toolCallId = `mcp-${randomUUID()}`;
     const unregister = askClientForApprovals(server, options.approvals, toolCallId);
     try {
       const onProgress = progressRelay(_meta?.progressToken, (notification) => extra.sendNotification(notification));
+      // Every outcome (a denied or unknown tool too) is the library's result, worded as in every door.
       const result = await toolSet.execute(name, args ?? {}, { signal: extra.signal, toolCallId, onProgress });
       // Tools a search found are listed from now on: re-assemble, and the client hears list_changed.
       if (name === TOOL_SEARCH_NAME && !result.isError) bridge.refresh();
-      options.logger.debug(`tools/call ${name}: ${result.isError ? 'error' : 'ok'} in ${(performance.now() - started).toFixed(1)} ms`);
+      options.logger.debug(`tools/call ${name}: ${result.outcome}${result.code ? ` (${result.code})` : ''} in ${(performance.now() - started).toFixed(1)} ms`);
       const tool = toolSet.tools.find((t) => t.name === name);
       const structured = structuredContentFor(tool?.outputSchema, result);
       if (structured.problem) options.logger.warn(`tools/call ${name}: structured content does not match the output schema (${structured.problem}); sent what matches`);

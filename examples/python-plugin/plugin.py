@@ -9,6 +9,7 @@ PINCER_TRANSPORT=stdio. See docs/protocol.md. Tools:
 """
 import json
 import os
+import signal
 import socket
 import sys
 import threading
@@ -134,10 +135,30 @@ def handle(chan, msg):
     return True
 
 
-def watchdog():
-    """Exit when the kernel is gone, even if the pipe stays open."""
-    parent = os.getppid()
-    kernel = int(os.environ.get("PINCER_KERNEL_PID", "0") or 0)
+def group_of(pid):
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return None
+
+
+def leave_for(kernel, parent):
+    """How to leave: the kernel starts us in a group of our own and kills that group once it is
+    done with us; when it died (SIGKILL) nobody will, so we kill our group, children included,
+    ourselves. Decided at start, while the kernel lives: never kill a group we share with it."""
+    own_group = os.getpgrp()
+    kill_group = own_group != group_of(kernel or parent)
+
+    def leave(code):
+        if kill_group:
+            os.killpg(own_group, signal.SIGKILL)
+        os._exit(code)
+
+    return leave
+
+
+def watchdog(kernel, parent, leave):
+    """Leave when the kernel is gone, even if the pipe stays open (a child may hold it)."""
     while True:
         time.sleep(0.5)
         gone = os.getppid() != parent
@@ -149,7 +170,7 @@ def watchdog():
             except PermissionError:
                 pass
         if gone:
-            os._exit(2)
+            leave(2)
 
 
 def main():
@@ -158,12 +179,15 @@ def main():
               '  plugins: [{ "id": "python-example", "command": ["python3", "%s"] }]' % os.path.abspath(__file__),
               file=log)
         sys.exit(1)
-    threading.Thread(target=watchdog, daemon=True).start()
+    parent = os.getppid()
+    kernel = int(os.environ.get("PINCER_KERNEL_PID", "0") or 0)
+    leave = leave_for(kernel, parent)
+    threading.Thread(target=watchdog, args=(kernel, parent, leave), daemon=True).start()
     chan = Channel()
     while True:
         msg = chan.receive()
         if msg is None or not handle(chan, msg):
-            return
+            leave(0)  # the pipe closed or we answered $/shutdown: the kernel is done with us
 
 
 if __name__ == "__main__":

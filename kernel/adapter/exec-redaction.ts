@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isPlainObject } from '../loop/plain-object.js';
+import { normalizeToolPolicyName } from '../policy/normalize.js';
 
 /** What stands in for a value that must not reach a log: its kind, size and a short hash. */
 export interface OmittedValueSummary {
@@ -76,7 +77,10 @@ export function redactExecParamsForLog(value: unknown): unknown {
   return redacted;
 }
 
-/** Redaction by tool: only `exec` params are rewritten (the others pass through secret masking elsewhere). */
+/**
+ * Redaction by tool: only `exec` params are rewritten (the others pass through secret masking
+ * elsewhere). Keyed on the canonical name, so a tool called `bash` or ` Exec ` is `exec` here too.
+ */
 export function redactToolParamsForLog(toolName: string, params: unknown): unknown {
-  return toolName === 'exec' ? redactExecParamsForLog(params) : params;
+  return normalizeToolPolicyName(toolName) === 'exec' ? redactExecParamsForLog(params) : params;
 }

@@ -1,5 +1,6 @@
-export { toToolDefinition, PARAMS_PREVIEW_MAX_CHARS } from './tool-definition.js';
+export { toToolDefinition } from './tool-definition.js';
 export type { AdaptedTool } from './tool-definition.js';
+export { PARAMS_PREVIEW_MAX_CHARS, redactParamsForFailureLog, toolFailureLogLine } from './failure-log.js';
 export { coerceToolParams } from './coerce-params.js';
 export type { CoercedParams } from './coerce-params.js';
 export { normalizeToolResult, jsonResult, errorResult } from './results.js';
@@ -7,6 +8,10 @@ export {
   redactExecParamsForLog, redactToolParamsForLog, summarizeOmitted, serializeForLog, OMITTED_ENV, OMITTED_ENV_VALUE,
 } from './exec-redaction.js';
 export type { OmittedValueSummary } from './exec-redaction.js';
-export { redactSecrets, redactSecretsInText, REDACTED } from './redact-secrets.js';
-export { formatUnknownToolMessage, unknownToolResult } from './unknown-tool.js';
+export { redactSecrets, redactSecretsInText, isSensitiveKey, REDACTED } from './redact-secrets.js';
+export { formatUnknownToolMessage, formatUnavailablePluginMessage, unknownToolResult } from './unknown-tool.js';
 export type { ExplainTool } from './unknown-tool.js';
+export { KERNEL_CALL_CODES, failedResult, toolErrorCode } from './call-result.js';
+export type { CallOutcome, CallCode, CallError, CallResult, OkCallResult, FailedCallResult, PluginAvailability } from './call-result.js';
+export { classifyGatedCall } from './classify-call.js';
+export type { CallClassification } from './classify-call.js';

@@ -11,20 +11,37 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
   /\bAKIA[0-9A-Z]{16}\b/g,
   /\bBearer\s+[A-Za-z0-9._~+/-]{8,}=*/gi,
-  /\b(password|passwd|secret|token|api[_-]?key)(\s*[:=]\s*)("[^"]*"|'[^']*'|\S+)/gi,
 ];
 
-const SENSITIVE_KEY = /^(password|passwd|secret|token|api[_-]?key|authorization|cookie|private[_-]?key)$/i;
+/**
+ * `name=value` / `name: value`. The name starts only where a name can start (lookbehind), so
+ * the scan stays linear on long runs of name characters; whether the name is a credential's
+ * is decided by `isSensitiveKey`, not by the pattern.
+ */
+const ASSIGNMENT = /(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9_.-]*)(\s*[:=]\s*)("[^"]*"|'[^']*'|\S+)/g;
+
+const SECRET_WORDS = new Set(['password', 'passwd', 'secret', 'token', 'apikey', 'credential', 'credentials', 'authorization', 'cookie']);
+const SECRET_PAIRS = new Set(['api key', 'access key', 'private key', 'secret key', 'auth token']);
+const MAX_KEY_CHARS = 128;
+
+/**
+ * A name that holds a credential: `token`, `api_key`, `x-api-key`, and environment-style names
+ * such as `OPENAI_API_KEY`, `GITHUB_TOKEN`, `DB_PASSWORD` or `AWS_SECRET_ACCESS_KEY`. Judged by
+ * its words, so `max_tokens` and `tokenizer` are not.
+ */
+export function isSensitiveKey(key: string): boolean {
+  if (key.length > MAX_KEY_CHARS) return false;
+  const words = key.toLowerCase().split(/[_.\-\s]+/).filter(Boolean);
+  return words.some((word, i) => SECRET_WORDS.has(word) || (i > 0 && SECRET_PAIRS.has(`${words[i - 1]} ${word}`)));
+}
+
 export const REDACTED = '[redacted]';
 
 /** Replace credential-looking substrings with `[redacted]`. */
 export function redactSecretsInText(text: string): string {
   let out = text;
-  for (const pattern of SECRET_PATTERNS) {
-    out = out.replace(pattern, (match, key?: string, sep?: string) =>
-      typeof key === 'string' && typeof sep === 'string' && match.startsWith(key) ? `${key}${sep}${REDACTED}` : REDACTED);
-  }
-  return out;
+  for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, REDACTED);
+  return out.replace(ASSIGNMENT, (match, key: string, separator: string) => (isSensitiveKey(key) ? `${key}${separator}${REDACTED}` : match));
 }
 
 /** A redacted deep copy: strings masked, values under sensitive keys dropped, cycles cut. */
@@ -36,7 +53,7 @@ export function redactSecrets(value: unknown, seen: WeakSet<object> = new WeakSe
   if (Array.isArray(value)) return value.map((entry) => redactSecrets(entry, seen));
   const out: Record<string, unknown> = {};
   for (const [key, nested] of Object.entries(value)) {
-    out[key] = SENSITIVE_KEY.test(key) ? REDACTED : redactSecrets(nested, seen);
+    out[key] = isSensitiveKey(key) ? REDACTED : redactSecrets(nested, seen);
   }
   return out;
 }

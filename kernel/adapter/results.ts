@@ -19,9 +19,9 @@ export function jsonResult(payload: unknown, isError = false): ToolResult {
   };
 }
 
-/** The result of a failed tool run, as the model sees it. */
-export function errorResult(toolName: string, message: string): ToolResult {
-  return jsonResult({ status: 'error', tool: toolName, error: message }, true);
+/** The result of a failed tool run, as the model sees it; `details.error` is `{code, message}`. */
+export function errorResult(toolName: string, message: string, code = 'TOOL_FAILED'): ToolResult {
+  return jsonResult({ status: 'error', tool: toolName, error: { code, message } }, true);
 }
 
 /**

@@ -1,10 +1,40 @@
 /**
  * Plugin hooks as the gate sees them: each contributed `before_tool_call` becomes a handler
- * that calls into the plugin's process, and each `after_tool_call` an observer.
+ * that calls into the plugin's process, and each `after_tool_call` an observer. A hook's
+ * `tools` filter is checked first (9.11): a guard whose filter names nothing real would
+ * silently never run, so it fails every call closed instead, naming the plugin.
  */
+import { CORE_TOOL_GROUPS } from '../../protocol/vocabulary/index.js';
 import type { AfterToolCallObserver, HookRegistration } from '../gate/index.js';
 import type { PluginHost } from '../host/index.js';
-import { createToolPolicyMatcher } from '../../sdk/policy/index.js';
+import { createToolPolicyMatcher, normalizeToolPolicyName } from '../../sdk/policy/index.js';
+
+/** A hook whose `tools` filter cannot be trusted, and why. */
+export interface HookFilterProblem {
+  pluginId: string;
+  hook: string;
+  problems: string[];
+}
+
+export class HookFilterError extends Error {
+  override readonly name = 'HookFilterError';
+  readonly code = 'INVALID_HOOK_FILTER';
+}
+
+/** Problems of one filter: every entry must be a canonical tool name that exists, a core group, or a glob. */
+export function hookFilterProblems(tools: readonly string[] | undefined, isKnownTool: (name: string) => boolean): string[] {
+  const problems: string[] = [];
+  for (const entry of tools ?? []) {
+    const canonical = normalizeToolPolicyName(entry);
+    if (!canonical) problems.push(`${JSON.stringify(entry)} is empty`);
+    else if (canonical !== entry) problems.push(`"${entry}" is not a canonical tool name (write "${canonical}")`);
+    else if (entry.includes('*')) continue;
+    else if (entry.startsWith('group:')) {
+      if (!CORE_TOOL_GROUPS.has(entry)) problems.push(`"${entry}" is not a core tool group`);
+    } else if (!isKnownTool(entry)) problems.push(`"${entry}" is neither a core tool nor a tool of a configured plugin`);
+  }
+  return problems;
+}
 
 /** A hook's `tools` list (names or globs, policy-normalized); missing or empty = every tool. */
 function toolMatcher(tools: readonly string[] | undefined): ((name: string) => boolean) | undefined {
@@ -13,33 +43,45 @@ function toolMatcher(tools: readonly string[] | undefined): ((name: string) => b
 }
 
 /** Hook registrations of the enabled plugins, in plugin order (the gate sorts by priority). */
-export function collectHooks(host: PluginHost, enabled: readonly string[] | undefined): { before: HookRegistration[]; after: AfterToolCallObserver[] } {
+export function collectHooks(
+  host: PluginHost,
+  enabled: readonly string[] | undefined,
+  isKnownTool: (name: string) => boolean,
+): { before: HookRegistration[]; after: AfterToolCallObserver[]; problems: HookFilterProblem[] } {
   const before: HookRegistration[] = [];
   const after: AfterToolCallObserver[] = [];
+  const problems: HookFilterProblem[] = [];
   for (const plugin of host.contributions()) {
     if (enabled && !enabled.includes(plugin.pluginId)) continue;
     for (const hook of plugin.contributes.hooks) {
-      const matches = toolMatcher(hook.tools);
+      const filterProblems = hookFilterProblems(hook.tools, isKnownTool);
+      if (filterProblems.length) problems.push({ pluginId: plugin.pluginId, hook: hook.name, problems: filterProblems });
       if (hook.name === 'before_tool_call') {
+        const invalid = filterProblems.length
+          ? new HookFilterError(`before_tool_call hook of plugin "${plugin.pluginId}" has an invalid tools filter: ${filterProblems.join('; ')}`)
+          : undefined;
         before.push({
           pluginId: plugin.pluginId,
           priority: hook.priority,
           timeoutMs: hook.timeoutMs,
-          toolMatcher: matches,
-          handler: (event) =>
-            host.callHook(plugin.pluginId, 'before_tool_call', {
+          // An invalid filter matches every tool, and the handler fails: closed, never skipped.
+          toolMatcher: invalid ? undefined : toolMatcher(hook.tools),
+          handler: (event) => {
+            if (invalid) return Promise.reject(invalid);
+            return host.callHook(plugin.pluginId, 'before_tool_call', {
               toolName: event.toolName,
               params: event.params,
               toolCallId: event.toolCallId,
               sessionKey: event.sessionKey,
               agentId: event.agentId,
               toolPluginId: event.pluginId,
-            }) as never,
+            }) as never;
+          },
         });
       } else {
         after.push({
           pluginId: plugin.pluginId,
-          toolMatcher: matches,
+          toolMatcher: toolMatcher(hook.tools),
           timeoutMs: hook.timeoutMs,
           handler: (event, ctx) =>
             host.callHook(plugin.pluginId, 'after_tool_call', {
@@ -57,5 +99,5 @@ export function collectHooks(host: PluginHost, enabled: readonly string[] | unde
       }
     }
   }
-  return { before, after };
+  return { before, after, problems };
 }

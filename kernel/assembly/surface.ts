@@ -5,18 +5,14 @@
  *
  * Every tool carries the plugin that serves it, so a plugin id in a deny list removes all
  * of that plugin's tools. A core tool name counts as core (outside `group:plugins`) only
- * when its designated bundled family serves it; from any other plugin it is a plugin tool.
+ * when the plugin designated for it serves it (its bundled family, or the plugin an operator
+ * names in `coreTools`); from any other plugin it is a plugin tool.
  */
 import { isKnownCoreToolId } from '../../protocol/vocabulary/index.js';
 import { foldToolName, normalizeToolPolicyName } from '../../sdk/policy/index.js';
 import { sanitizeAuditField, type PolicyVocabulary } from '../policy/index.js';
 import type { ContributedTool, PluginHost } from '../host/index.js';
 
-/** The core tools each bundled family serves. */
-export const BUNDLED_CORE_TOOLS: ReadonlyMap<string, string> = new Map([
-  ...['ls', 'read', 'write', 'edit', 'apply_patch'].map((tool) => [tool, 'fs'] as const),
-  ...['exec', 'process'].map((tool) => [tool, 'shell'] as const),
-]);
 
 /** A contributed tool with what policy needs. */
 export interface SurfaceTool {
@@ -37,9 +33,6 @@ export interface ToolSurface {
   readonly warnings: readonly string[];
 }
 
-function isDesignated(name: string, pluginId: string): boolean {
-  return BUNDLED_CORE_TOOLS.get(name) === pluginId;
-}
 
 export class SurfaceCache {
   #version = -1;
@@ -63,7 +56,10 @@ export class SurfaceCache {
     this.#sync();
     const key = enabled ? enabled.join('\u0000') : '\u0001all';
     let surface = this.#byPlugins.get(key);
-    if (!surface) this.#byPlugins.set(key, (surface = buildSurface(this.host.contributedTools(), enabled)));
+    if (!surface) {
+      const isDesignated = (name: string, pluginId: string) => this.host.coreToolDesignee(name) === pluginId;
+      this.#byPlugins.set(key, (surface = buildSurface(this.host.contributedTools(), enabled, isDesignated)));
+    }
     return surface;
   }
 
@@ -78,7 +74,7 @@ export class SurfaceCache {
   }
 }
 
-function buildSurface(contributed: readonly ContributedTool[], enabled: readonly string[] | undefined): ToolSurface {
+function buildSurface(contributed: readonly ContributedTool[], enabled: readonly string[] | undefined, isDesignated: (name: string, pluginId: string) => boolean): ToolSurface {
   const allowed = enabled ? new Set(enabled) : undefined;
   const candidates = contributed.filter((contribution) => !allowed || allowed.has(contribution.pluginId));
   // A core name goes to its designated plugin wherever it is listed; any other name to the first plugin.

@@ -1,15 +1,20 @@
 /**
  * A run's ToolSet: the policy-filtered tools with provider-normalized schemas, and
- * `execute`, which runs a call through the gate into the owning plugin. Assembly is pure
- * and in memory; the gate and the per-tool wrappers are built on first use.
+ * `execute`, which runs a call through the gate into the owning plugin and resolves to one
+ * `CallResult` for every outcome. Assembly is pure and in memory; the gate is built on first use.
  */
-import { toToolDefinition, unknownToolResult, type AdaptedTool } from '../adapter/index.js';
-import type { KernelTool, ToolGate, ToolResult } from '../gate/index.js';
+import {
+  classifyGatedCall, coerceToolParams, failedResult, formatUnavailablePluginMessage, formatUnknownToolMessage, toolFailureLogLine,
+  type CallResult, type FailedCallResult, type PluginAvailability,
+} from '../adapter/index.js';
+import type { DiagnosticsEmitter } from '../diagnostics/index.js';
+import type { CallPathLogger, KernelTool, ToolGate } from '../gate/index.js';
 import { normalizeToolPolicyName } from '../../sdk/policy/index.js';
-import type { PolicyRemoval, ToolExplanation } from '../policy/index.js';
-import type { CallPathLogger } from '../gate/index.js';
+import type { PolicyRemoval } from '../policy/index.js';
+import type { CallsBlocked, RunToolExplanation } from './run-explain.js';
 import type { ResolvedRun } from './run-shape.js';
 import { pickToolMetadata, type ToolMetadata } from '../tool-search/metadata.js';
+import { KernelUsageError } from './usage-error.js';
 
 /** What the model sees of one tool (and MCP clients of `pincer serve`: title, hints, output schema). */
 export interface ToolDescriptor extends ToolMetadata {
@@ -21,6 +26,7 @@ export interface ToolDescriptor extends ToolMetadata {
 }
 
 export interface ExecuteOptions {
+  /** Aborting it cancels the call; the result is `cancelled` with the abort reason as `cause`. */
   signal?: AbortSignal;
   toolCallId?: string;
   onProgress?: (progress: unknown) => void;
@@ -28,32 +34,41 @@ export interface ExecuteOptions {
 
 export interface ToolSet {
   readonly tools: readonly ToolDescriptor[];
-  execute(name: string, params: unknown, options?: ExecuteOptions): Promise<ToolResult>;
+  /** Never throws for anything a model or plugin can cause: every end of a call is a `CallResult`. */
+  execute(name: string, params: unknown, options?: ExecuteOptions): Promise<CallResult>;
   /** Every tool a layer removed, with the layer, rule and entries. */
   readonly removed: readonly PolicyRemoval[];
-  explain(name: string): ToolExplanation;
+  explain(name: string): RunToolExplanation;
   readonly warnings: readonly string[];
   /** Normalized names of the tools this run holds: the most a child run or cron job may get. */
   readonly effectiveAllowlist: readonly string[];
   readonly sandbox: ResolvedRun['sandbox'];
-  readonly run: { agentId: string; sessionKey: string };
+  /** The run as the kernel resolved it: `runId` is the context's, else the session's (`session:<agent>:<session>`). */
+  readonly run: { runId: string; agentId: string; sessionKey: string };
+  /** Set while a required plugin is missing or failed: every call is then blocked. Read live. */
+  readonly blocked: CallsBlocked | undefined;
   /** The host directory this run's tools work in (served by its sandbox backend). */
   readonly workspace?: string;
 }
 
 export interface ToolSetParts {
-  run: ResolvedRun;
+  run: ResolvedRun & { runId: string };
   tools: readonly KernelTool[];
   removed: readonly PolicyRemoval[];
-  explain: (name: string) => ToolExplanation;
+  explain: (name: string) => RunToolExplanation;
   warnings: readonly string[];
   effectiveAllowlist: readonly string[];
   createGate: () => ToolGate;
+  blocked: () => CallsBlocked | undefined;
+  pluginAvailability: (pluginId: string) => PluginAvailability | undefined;
+  /** Throws when the kernel is stopped: calling a stopped kernel is misuse, not an outcome. */
+  assertUsable: () => void;
+  diagnostics?: DiagnosticsEmitter;
   logger?: CallPathLogger;
   /** Tool search: what the model is shown now (a subset of `tools`, growing as searches find tools). */
   listed?: () => readonly KernelTool[];
-  /** Tool search: refuses a deferred tool the run has not found yet. */
-  refusal?: (name: string) => ToolResult | undefined;
+  /** Tool search: why a deferred tool the run has not found yet cannot be called (undefined when it can). */
+  notLoaded?: (name: string) => string | undefined;
 }
 
 const describeTool = (tool: KernelTool): ToolDescriptor =>
@@ -61,22 +76,43 @@ const describeTool = (tool: KernelTool): ToolDescriptor =>
 
 let callCounter = 0;
 
+/** The result for a name this run does not hold: removed by policy, its plugin failed, or unknown. */
+function missingTool(name: string, base: { toolName: string; toolCallId: string }, explanation: RunToolExplanation): FailedCallResult {
+  if ('unavailable' in explanation) {
+    const { plugin } = explanation;
+    const retryable = plugin.state === 'restarting' || plugin.state === 'starting';
+    return failedResult(base, 'unavailable', { code: 'PLUGIN_UNAVAILABLE', message: formatUnavailablePluginMessage(name, plugin) }, { plugin, retryable, details: { status: 'error', tool: base.toolName } });
+  }
+  const message = formatUnknownToolMessage(name, explanation);
+  if (!explanation.present && 'removal' in explanation) {
+    return failedResult(base, 'denied', { code: 'TOOL_REMOVED', message }, { details: { status: 'error', tool: base.toolName, removal: { ...explanation.removal } } });
+  }
+  return failedResult(base, 'unavailable', { code: 'UNKNOWN_TOOL', message }, { details: { status: 'error', tool: base.toolName } });
+}
+
+function checkCall(name: unknown, options: ExecuteOptions): void {
+  if (typeof name !== 'string') throw new KernelUsageError('INVALID_CALL', `execute(name, params): name must be a string, got ${name === null ? 'null' : typeof name}`);
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new KernelUsageError('INVALID_CALL', 'execute(…, { signal }): signal must be an AbortSignal');
+  if (options.toolCallId !== undefined && (typeof options.toolCallId !== 'string' || !options.toolCallId)) throw new KernelUsageError('INVALID_CALL', 'execute(…, { toolCallId }): toolCallId must be a non-empty string');
+}
+
 export function createToolSet(parts: ToolSetParts): ToolSet {
   const byName = new Map(parts.tools.map((tool) => [normalizeToolPolicyName(tool.name), tool]));
-  const adapted = new Map<string, AdaptedTool>();
   let gate: ToolGate | undefined;
-  const adapt = (key: string, tool: KernelTool): AdaptedTool => {
-    let definition = adapted.get(key);
-    if (!definition) {
-      gate ??= parts.createGate();
-      adapted.set(key, (definition = toToolDefinition(gate.wrap(tool), parts.logger)));
-    }
-    return definition;
-  };
+  const { run } = parts;
   const all = Object.freeze(parts.tools.map(describeTool));
   const descriptors = new Map(parts.tools.map((tool, i) => [tool, all[i]]));
   let shown: { from: readonly KernelTool[]; tools: readonly ToolDescriptor[] } | undefined;
-  return Object.freeze({
+
+  function rejected(result: FailedCallResult, pluginId?: string): FailedCallResult {
+    parts.diagnostics?.emit({
+      type: 'tool.execution.rejected', ts: Date.now(), runId: run.runId, sessionKey: run.sessionKey, agentId: run.agentId,
+      toolCallId: result.toolCallId, toolName: result.toolName, pluginId, outcome: result.outcome, code: result.code,
+    });
+    return result;
+  }
+
+  const toolSet: ToolSet = {
     get tools(): readonly ToolDescriptor[] {
       if (!parts.listed) return all;
       const listed = parts.listed();
@@ -87,18 +123,34 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
     explain: parts.explain,
     warnings: parts.warnings,
     effectiveAllowlist: parts.effectiveAllowlist,
-    sandbox: parts.run.sandbox,
-    run: { agentId: parts.run.agentId, sessionKey: parts.run.sessionKey },
-    workspace: parts.run.placement.workspaceDir,
-    async execute(name: string, params: unknown, options: ExecuteOptions = {}): Promise<ToolResult> {
-      const key = normalizeToolPolicyName(name);
-      const tool = byName.get(key);
-      // The model asked for a tool this run does not hold: tell it which layer removed it.
-      if (!tool) return unknownToolResult(name, parts.explain);
-      const refused = parts.refusal?.(name);
-      if (refused) return refused;
-      const toolCallId = options.toolCallId ?? `call_${Date.now().toString(36)}_${(callCounter++).toString(36)}`;
-      return adapt(key, tool).execute(params, { signal: options.signal, toolCallId, onProgress: options.onProgress });
+    sandbox: run.sandbox,
+    run: Object.freeze({ runId: run.runId, agentId: run.agentId, sessionKey: run.sessionKey }),
+    workspace: run.placement.workspaceDir,
+    get blocked() {
+      return parts.blocked();
     },
-  });
+    async execute(name, params, options = {}) {
+      checkCall(name, options);
+      parts.assertUsable();
+      const toolName = normalizeToolPolicyName(name) || 'tool';
+      const toolCallId = options.toolCallId ?? `call_${Date.now().toString(36)}_${(callCounter++).toString(36)}`;
+      const base = { toolName, toolCallId };
+      const tool = byName.get(toolName);
+      // The model asked for a tool this run does not hold: say which layer removed it, or which plugin is down.
+      if (!tool) return rejected(missingTool(name, base, parts.explain(name)));
+      const notLoaded = parts.notLoaded?.(name);
+      if (notLoaded) return rejected(failedResult(base, 'unavailable', { code: 'TOOL_NOT_LOADED', message: notLoaded }, { details: { status: 'error', tool: toolName, deferred: true } }), tool.pluginId);
+      const coerced = coerceToolParams(tool.name, tool.parameters, params);
+      if (!coerced.ok) return rejected(failedResult(base, 'tool_error', { code: 'INVALID_PARAMS', message: coerced.message }, { details: { status: 'error', tool: toolName } }), tool.pluginId);
+      gate ??= parts.createGate();
+      const call = await gate.call(tool, coerced.params, { signal: options.signal, toolCallId, onProgress: options.onProgress });
+      return classifyGatedCall(call, {
+        ...base,
+        signal: options.signal,
+        pluginAvailability: parts.pluginAvailability,
+        onToolFailure: (message, effective) => parts.logger?.error(toolFailureLogLine(toolName, message, params, effective)),
+      });
+    },
+  };
+  return Object.freeze(toolSet);
 }

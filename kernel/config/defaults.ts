@@ -4,7 +4,7 @@
  * current directory as the workspace.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PincerConfig } from './schema.js';
 
@@ -31,23 +31,36 @@ function bundledManifest(root: string, id: string): string | undefined {
   return existsSync(path) ? path : undefined;
 }
 
-/** The compiled entry of a plugin shipped with Pincer (for entries the kernel adds itself). */
-export function bundledPluginModule(id: string): string {
-  return bundledModule(packageRoot(), id);
+/**
+ * Pincer's own source checkout (a git work tree) inside `workspace`: someone developing Pincer
+ * with an agent. Only then may the bundled plugins run from inside the workspace (the host logs
+ * it loudly); an installed package inside a workspace is refused, so install it elsewhere.
+ */
+function isOwnCheckoutInside(root: string, workspace: string): boolean {
+  const rel = relative(resolve(workspace), root);
+  return existsSync(join(root, '.git')) && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
-export function bundledPluginConfigs(): NonNullable<PincerConfig['plugins']> {
+/** A plugin shipped with Pincer, for an entry the kernel adds itself; runnable from inside a workspace only as bundledPluginConfigs allows. */
+export function bundledPluginEntry(id: string, workspaces: readonly string[]): { module: string; allowInsideWorkspace?: true } {
   const root = packageRoot();
+  return { module: bundledModule(root, id), ...(workspaces.some((w) => isOwnCheckoutInside(root, w)) ? { allowInsideWorkspace: true as const } : {}) };
+}
+
+export function bundledPluginConfigs(options: { workspace?: string } = {}): NonNullable<PincerConfig['plugins']> {
+  const root = packageRoot();
+  const dev = options.workspace !== undefined && isOwnCheckoutInside(root, options.workspace);
   return BUNDLED_PLUGINS.map((id) => {
     const manifest = bundledManifest(root, id);
-    return { id, module: bundledModule(root, id), ...(manifest ? { manifest, lazy: true } : {}) };
+    return { id, module: bundledModule(root, id), ...(manifest ? { manifest, lazy: true } : {}), ...(dev ? { allowInsideWorkspace: true } : {}) };
   });
 }
 
 export function defaultConfig(options: { cwd?: string } = {}): PincerConfig {
+  const workspace = options.cwd ?? process.cwd();
   return {
-    plugins: bundledPluginConfigs(),
+    plugins: bundledPluginConfigs({ workspace }),
     tools: { profile: 'coding' },
-    agents: { list: [{ id: 'main', default: true, workspace: options.cwd ?? process.cwd() }] },
+    agents: { list: [{ id: 'main', default: true, workspace }] },
   };
 }

@@ -75,7 +75,9 @@ export function pluginToolsFromManifests(config: PincerConfig): Record<string, s
     const file = parsed.success ? manifestPath(parsed.data) : undefined;
     if (!parsed.success || !file) continue;
     try {
-      tools[raw.id] = loadManifest(parsed.data, file).contributes.tools.map((tool) => tool.name);
+      // The manifest's tools come back unscreened (the host screens them); only their names matter here.
+      const rawTools = loadManifest(parsed.data, file).rawTools;
+      tools[raw.id] = (Array.isArray(rawTools) ? rawTools : []).flatMap((tool) => (typeof (tool as { name?: unknown })?.name === 'string' ? [(tool as { name: string }).name] : []));
     } catch {
       // An unreadable manifest is the host's error to report; here the plugin just stays unknown.
     }

@@ -49,6 +49,24 @@ export const FsToolsConfigSchema = z.strictObject({
   protectedPaths: z.array(protectedPath).optional(),
 });
 
+/** `tools.message`: the kernel's `message` tool over the enabled channel plugins. */
+export const MessageToolConfigSchema = z.strictObject({
+  /** The channel of runs that name none; default: the only enabled channel. */
+  defaultChannel: z.string().trim().min(1).optional().describe('The channel of runs that name none; default: the only enabled channel.'),
+  /** Let a session send on a channel other than its own, labelled with the source session. Default false. */
+  crossSession: z.boolean().optional().describe('Let a session send on a channel other than its own (labelled with the source session). Default false.'),
+  /** Largest message body in bytes (default 65536): a larger one is refused before anything is sent. */
+  maxBodyBytes: z.number().int().positive().max(4 * 1024 * 1024).optional().describe('Largest message body in bytes (default 65536).'),
+});
+
+/** `tools.gateway`: the read-only `gateway` tool (the effective config, redacted, and the config schema). */
+export const GatewayToolConfigSchema = z.strictObject({
+  /** Offer the tool at all (default false); policy layers still decide per run. */
+  enabled: z.boolean().optional().describe('Offer the read-only gateway tool (default false).'),
+  /** Largest `config.get` answer in bytes (default 65536); a larger one asks for a narrower `path`. */
+  maxResultBytes: z.number().int().positive().max(4 * 1024 * 1024).optional().describe('Largest config.get answer in bytes (default 65536).'),
+});
+
 /** `tools` at the top level. */
 export const ToolsConfigSchema = ToolPolicyConfigSchema.extend({
   profile: profileId.optional(),
@@ -62,6 +80,8 @@ export const ToolsConfigSchema = ToolPolicyConfigSchema.extend({
   fs: FsToolsConfigSchema.optional(),
   /** Large runs: deferrable tools are found through `tool_search` instead of listed. */
   toolSearch: ToolSearchConfigSchema.optional(),
+  message: MessageToolConfigSchema.optional().describe('The message tool: default channel, cross-session sends, body size.'),
+  gateway: GatewayToolConfigSchema.optional().describe('The read-only gateway tool.'),
 });
 
 /** `agents.list[].tools`: the same policy keys, per agent. */
@@ -82,3 +102,5 @@ export type AgentToolsConfig = z.infer<typeof AgentToolsConfigSchema>;
 export type GroupConfig = z.infer<typeof GroupConfigSchema>;
 export type ProviderToolPolicyConfig = z.infer<typeof ProviderToolPolicySchema>;
 export type LoopDetectionConfig = z.infer<typeof LoopDetectionConfigSchema>;
+export type MessageToolConfig = z.infer<typeof MessageToolConfigSchema>;
+export type GatewayToolConfig = z.infer<typeof GatewayToolConfigSchema>;

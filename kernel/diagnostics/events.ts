@@ -24,8 +24,32 @@ export interface ToolExecutionStartedEvent extends ToolExecutionEventBase {
 /** The gate vetoed the call; the model received a structured "blocked" result. */
 export interface ToolExecutionBlockedEvent extends ToolExecutionEventBase {
   type: 'tool.execution.blocked';
+  /** `LOOP_DETECTED`, `HOOK_BLOCKED`, `POLICY_BLOCKED`, `REQUIRED_PLUGIN_UNAVAILABLE`, `APPROVAL_TIMED_OUT`… */
+  code: string;
   deniedReason: string;
   reason: string;
+}
+
+/**
+ * The call never reached the gate: the run holds no tool by that name (unknown, removed by
+ * policy, or its plugin is failed) or its arguments were not a JSON object.
+ */
+export interface ToolExecutionRejectedEvent extends ToolExecutionEventBase {
+  type: 'tool.execution.rejected';
+  /** `unavailable`, `denied` or `tool_error` (see the call outcome table). */
+  outcome: string;
+  /** `UNKNOWN_TOOL`, `TOOL_REMOVED`, `PLUGIN_UNAVAILABLE` or `INVALID_PARAMS`. */
+  code: string;
+}
+
+/** Loop detection judged a call stuck: a warning (the call runs) or critical (it is blocked). */
+export interface ToolLoopDetectedEvent extends ToolExecutionEventBase {
+  type: 'tool.loop.detected';
+  level: 'warning' | 'critical';
+  detector: string;
+  count: number;
+  /** Set when the run has stopped making progress (the release's `argument_churn` signal): a host may end the run. */
+  livenessSignal?: string;
 }
 
 /** The call failed: a gate failure (hook crash, approval denied…) or the tool threw. */
@@ -49,6 +73,8 @@ export interface ToolExecutionCompletedEvent extends ToolExecutionEventBase {
 export interface DiagnosticsEventMap {
   'tool.execution.started': ToolExecutionStartedEvent;
   'tool.execution.blocked': ToolExecutionBlockedEvent;
+  'tool.execution.rejected': ToolExecutionRejectedEvent;
+  'tool.loop.detected': ToolLoopDetectedEvent;
   'tool.execution.error': ToolExecutionErrorEvent;
   'tool.execution.completed': ToolExecutionCompletedEvent;
 }

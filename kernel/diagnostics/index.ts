@@ -9,6 +9,8 @@ export type {
   ToolExecutionEventBase,
   ToolExecutionStartedEvent,
   ToolExecutionBlockedEvent,
+  ToolExecutionRejectedEvent,
+  ToolLoopDetectedEvent,
   ToolExecutionErrorEvent,
   ToolExecutionCompletedEvent,
 } from './events.js';

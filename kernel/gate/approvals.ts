@@ -16,6 +16,8 @@ export interface ApprovalAsk {
   toolName: string;
   toolCallId: string;
   run: RunContext;
+  /** The session's sandbox profile: part of what the approval is bound to. */
+  sandboxProfile: unknown;
   surface?: ApprovalSurface;
   /** Digests granted with allow-always during this gate's life. */
   remembered: Set<string>;
@@ -71,7 +73,7 @@ async function waitForDecision(surface: ApprovalSurface, request: ApprovalSurfac
  */
 export async function requestApproval(ask: ApprovalAsk): Promise<GrantedApproval | GateOutcome> {
   const { request, snapshot, tool, toolName, run } = ask;
-  const digest = approvalDigest(tool, snapshot, run.sandboxProfile);
+  const digest = approvalDigest(tool, snapshot, ask.sandboxProfile);
   const base = { toolName };
   if (ask.remembered.has(digest)) {
     return { resolution: 'allow-always', pluginId: request.pluginId, digest, params: snapshot, remembered: true };
@@ -109,10 +111,10 @@ export async function requestApproval(ask: ApprovalAsk): Promise<GrantedApproval
     return { resolution, pluginId: request.pluginId, digest, params: snapshot, remembered: false };
   }
   if (resolution === 'deny') return fail('APPROVAL_DENIED', text.APPROVAL_DENIED, base);
-  if (request.timeoutReason) return { kind: 'veto', deniedReason: 'plugin-approval', reason: request.timeoutReason };
+  if (request.timeoutReason) return { kind: 'veto', code: 'APPROVAL_TIMED_OUT', deniedReason: 'plugin-approval', reason: request.timeoutReason };
   return resolution === 'timeout'
     ? fail('APPROVAL_TIMED_OUT', text.APPROVAL_TIMED_OUT, { ...base, disposition: 'timed_out' })
-    : fail('APPROVAL_TIMED_OUT', text.APPROVAL_CANCELLED, { ...base, disposition: 'cancelled' });
+    : fail('APPROVAL_CANCELLED', text.APPROVAL_CANCELLED, { ...base, disposition: 'cancelled' });
 }
 
 /** Narrow the union returned by requestApproval. */

@@ -1,4 +1,3 @@
-import type { ToolLoopDetector } from '../loop/detector.js';
 import { requestApproval, isGranted } from './approvals.js';
 import type { ApprovalSurface } from './approval-surface.js';
 import { CallPathError } from './errors.js';
@@ -7,6 +6,7 @@ import { changesParams, type MergedDecision } from './merge-table.js';
 import * as text from './messages.js';
 import type { GateOutcome, GrantedApproval } from './outcome.js';
 import { mergeParams } from './params.js';
+import type { GateRunState, LoopVerdict } from './run-state.js';
 import type { BeforeToolCallEvent, CallPathLogger, KernelTool, RunContext } from './types.js';
 
 /** Inputs of one before-call evaluation. */
@@ -16,14 +16,16 @@ export interface BeforeCallInput {
   toolCallId: string;
   params: Record<string, unknown>;
   run: RunContext;
+  /** The session's sandbox profile, read when an approval is bound. */
+  sandboxProfile: unknown;
   trusted: readonly ChainHandler[];
   hooks: readonly ChainHandler[];
-  loop?: ToolLoopDetector;
-  /** Loop warnings already logged in this run (dedupe by warningKey). */
-  warnedLoopKeys: Set<string>;
+  /** The run's loop history, logged warnings and allow-always approvals. */
+  state: GateRunState;
   approvalSurface?: ApprovalSurface;
-  rememberedApprovals: Set<string>;
   logger: CallPathLogger;
+  /** Told about each loop verdict that is not "fine" (diagnostics). */
+  onLoopVerdict?: (verdict: LoopVerdict) => void;
   signal?: AbortSignal;
 }
 
@@ -55,16 +57,17 @@ export async function evaluateBeforeCall(input: BeforeCallInput): Promise<GateOu
 
 /** Critical → veto outcome; warning → its message (logged once per key); else undefined. */
 function checkLoop(input: BeforeCallInput): GateOutcome | string | undefined {
-  const { loop } = input;
+  const { loop, warnedLoopKeys } = input.state;
   if (!loop?.config.enabled) return undefined;
   const verdict = loop.check(input.toolName, input.params);
+  if (verdict.stuck) input.onLoopVerdict?.(verdict);
   if (verdict.stuck && verdict.level === 'critical') {
-    return { kind: 'veto', deniedReason: 'tool-loop', reason: verdict.message };
+    return { kind: 'veto', code: 'LOOP_DETECTED', deniedReason: 'tool-loop', reason: verdict.message };
   }
   loop.recordCall(input.toolName, input.params, input.toolCallId);
   if (!verdict.stuck) return undefined;
-  if (!input.warnedLoopKeys.has(verdict.warningKey)) {
-    input.warnedLoopKeys.add(verdict.warningKey);
+  if (!warnedLoopKeys.has(verdict.warningKey)) {
+    warnedLoopKeys.add(verdict.warningKey);
     input.logger.warn(`loop detection (${verdict.detector}): ${verdict.message}`);
   }
   return verdict.message;
@@ -109,14 +112,14 @@ async function runStages(input: BeforeCallInput, loopWarning: string | undefined
   return { kind: 'allowed', params: rewritten ? params : input.params, rewritten, approvals, loopWarning };
 }
 
-function veto(decision: MergedDecision, fallback: string): GateOutcome {
-  return { kind: 'veto', deniedReason: 'plugin-before-tool-call', reason: decision.blockReason?.trim() || fallback };
+function veto(decision: MergedDecision & { blockCode?: string }, fallback: string): GateOutcome {
+  return { kind: 'veto', code: decision.blockCode ?? 'HOOK_BLOCKED', deniedReason: 'plugin-before-tool-call', reason: decision.blockReason?.trim() || fallback };
 }
 
 function ask(input: BeforeCallInput, decision: MergedDecision, snapshot: Record<string, unknown>) {
   return requestApproval({
     request: decision.requireApproval!, snapshot, tool: input.tool, toolName: input.toolName,
-    toolCallId: input.toolCallId, run: input.run, surface: input.approvalSurface,
-    remembered: input.rememberedApprovals, signal: input.signal,
+    toolCallId: input.toolCallId, run: input.run, sandboxProfile: input.sandboxProfile, surface: input.approvalSurface,
+    remembered: input.state.rememberedApprovals, signal: input.signal,
   });
 }

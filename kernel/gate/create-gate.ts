@@ -1,16 +1,18 @@
 import type { DiagnosticsEmitter } from '../diagnostics/emitter.js';
-import { createToolLoopDetector, type ToolLoopDetector } from '../loop/detector.js';
+import type { ToolLoopDetector } from '../loop/detector.js';
 import type { ToolLoopDetectionConfig } from '../loop/config.js';
 import { normalizeToolPolicyName } from '../policy/normalize.js';
 import type { AfterToolCallObserver } from './after-call.js';
 import type { ApprovalSurface } from './approval-surface.js';
 import { evaluateBeforeCall } from './before-call.js';
-import { executeGated, invalidParamsOutcome, type GateRuntime } from './execute-gated.js';
+import { executeGated, invalidParamsOutcome, settleGatedCall, type GatedCall, type GateRuntime } from './execute-gated.js';
 import { hookHandler, selectHooks, trustedPolicyHandler } from './handlers.js';
+import { toJsonParams } from './json-params.js';
 import type { GateOutcome } from './outcome.js';
 import { isPlainObject } from './params.js';
+import { createGateRunState, type GateRunState, type LoopVerdict } from './run-state.js';
 import { DEFAULT_HOOK_TIMEOUT_MS } from './with-timeout.js';
-import type { CallPathLogger, HookRegistration, KernelTool, RunContext, TrustedToolPolicy } from './types.js';
+import type { CallPathLogger, HookRegistration, KernelTool, RunContext, ToolExecuteContext, TrustedToolPolicy } from './types.js';
 
 /** Everything one run's gate is built from. All optional: an empty gate passes calls straight through. */
 export interface ToolGateOptions {
@@ -21,11 +23,16 @@ export interface ToolGateOptions {
   afterCallObservers?: readonly AfterToolCallObserver[];
   /** The host's approval UI; absent → approval requests fail with "no approval surface". */
   approvalSurface?: ApprovalSurface;
-  /** `tools.loopDetection` config, or a detector the host drives itself. */
+  /** `tools.loopDetection` config, or a detector the host drives itself (ignored when `runState` is given). */
   loopDetection?: ToolLoopDetectionConfig | ToolLoopDetector;
+  /** State shared by every gate of one run (loop history, allow-always approvals); default: this gate's own. */
+  runState?: GateRunState;
   diagnostics?: DiagnosticsEmitter;
   logger?: CallPathLogger;
+  /** The run every policy and hook is told about. */
   runContext?: RunContext;
+  /** The session's sandbox profile, part of what an approval is bound to; read at check time. */
+  sandboxProfile?: () => unknown;
   /** Per-handler timeout when a registration sets none (default 15 000 ms). */
   defaultHookTimeoutMs?: number;
   /** Name normalizer; defaults to the policy core's (trim, lower-case, aliases). */
@@ -34,8 +41,10 @@ export interface ToolGateOptions {
 
 /** One run's gate. */
 export interface ToolGate {
-  /** A tool whose `execute` runs gate → tool → observers. Metadata is preserved. */
+  /** A tool whose `execute` runs gate → tool → observers (veto → blocked result, failure → throw). Metadata is preserved. */
   wrap<T extends KernelTool>(tool: T): T;
+  /** One call through the gate, its end as data: `ran`, `threw`, `vetoed` or `failed`. Never throws. */
+  call(tool: KernelTool, params: unknown, ctx: ToolExecuteContext): Promise<GatedCall>;
   /** The before-call decision alone (no execution, no diagnostics). */
   evaluate(tool: KernelTool, params: unknown, toolCallId: string, signal?: AbortSignal): Promise<GateOutcome>;
   /** True when the gate has nothing to do and wrapped tools call straight through. */
@@ -50,54 +59,59 @@ export function isGatedTool(tool: object): boolean {
   return (tool as Record<symbol, unknown>)[GATED] === true;
 }
 
-function resolveLoop(option: ToolGateOptions['loopDetection']): ToolLoopDetector | undefined {
-  if (!option) return undefined;
-  const detector = 'check' in option ? (option as ToolLoopDetector) : createToolLoopDetector(option as ToolLoopDetectionConfig);
-  return detector.config.enabled ? detector : undefined;
+function emitLoopVerdict(rt: GateRuntime, tool: KernelTool, toolName: string, toolCallId: string, verdict: LoopVerdict): void {
+  rt.diagnostics?.emit({
+    type: 'tool.loop.detected', ts: Date.now(), runId: rt.run.runId, sessionKey: rt.run.sessionKey, agentId: rt.run.agentId,
+    toolCallId, toolName, pluginId: tool.pluginId, level: verdict.level, detector: verdict.detector, count: verdict.count,
+    ...(verdict.livenessSignal ? { livenessSignal: verdict.livenessSignal } : {}),
+  });
 }
 
-/** Build a run's gate (SPEC §3): create it once per run, wrap each tool once. */
+/** Build a run's gate (SPEC §3): create it once per run (or share `runState`), wrap each tool once. */
 export function createToolGate(options: ToolGateOptions = {}): ToolGate {
   const hooks = options.hooks ?? [];
   const trustedPolicies = options.trustedPolicies ?? [];
   const observers = options.afterCallObservers ?? [];
-  const loop = resolveLoop(options.loopDetection);
+  const state = options.runState ?? createGateRunState(options.loopDetection);
   const timeout = options.defaultHookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   const normalize = options.normalizeToolName ?? normalizeToolPolicyName;
   const trusted = trustedPolicies.map((policy) => trustedPolicyHandler(policy, timeout));
+  const sandboxProfile = options.sandboxProfile ?? (() => undefined);
   const runtime: GateRuntime = {
     run: options.runContext ?? {},
+    sandboxProfile,
+    state,
     logger: options.logger ?? silentLogger,
     diagnostics: options.diagnostics,
     observers,
-    loop,
     normalize: (name) => normalize(name) || 'tool',
     evaluate: (tool, toolName, params, toolCallId, signal) =>
       evaluateBeforeCall({
-        tool, toolName, toolCallId, params, run: runtime.run, trusted,
+        tool, toolName, toolCallId, params, run: runtime.run, sandboxProfile: sandboxProfile(), trusted,
         hooks: selectHooks(hooks, toolName).map((hook) => hookHandler(hook, timeout)),
-        loop, warnedLoopKeys, approvalSurface: options.approvalSurface, rememberedApprovals,
-        logger: runtime.logger, signal,
+        state, approvalSurface: options.approvalSurface, logger: runtime.logger, signal,
+        onLoopVerdict: (verdict) => emitLoopVerdict(runtime, tool, toolName, toolCallId, verdict),
       }),
   };
-  const warnedLoopKeys = new Set<string>();
-  const rememberedApprovals = new Set<string>();
-  const passThrough = hooks.length === 0 && trusted.length === 0 && !loop && observers.length === 0 && !options.diagnostics;
+  const passThrough = hooks.length === 0 && trusted.length === 0 && !state.loop && observers.length === 0 && !options.diagnostics;
+  const call = (tool: KernelTool, params: unknown, ctx: ToolExecuteContext) => executeGated(runtime, tool, params, ctx);
 
   return {
     passThrough,
+    call,
     wrap(tool) {
       if (isGatedTool(tool)) return tool;
       const execute: KernelTool['execute'] = passThrough
         ? (params, ctx) =>
-            isPlainObject(params) ? tool.execute(params, ctx) : executeGated(runtime, tool, params, ctx)
-        : (params, ctx) => executeGated(runtime, tool, params, ctx);
+            isPlainObject(params) ? tool.execute(params, ctx) : call(tool, params, ctx).then(settleGatedCall)
+        : (params, ctx) => call(tool, params, ctx).then(settleGatedCall);
       return Object.defineProperty({ ...tool, execute }, GATED, { value: true }) as typeof tool;
     },
     async evaluate(tool, params, toolCallId, signal) {
       const toolName = runtime.normalize(tool.name);
-      if (!isPlainObject(params)) return invalidParamsOutcome(toolName);
-      return runtime.evaluate(tool, toolName, params, toolCallId, signal);
+      const json = toJsonParams(params);
+      if (!json.ok) return invalidParamsOutcome(toolName, json.problem);
+      return runtime.evaluate(tool, toolName, json.params, toolCallId, signal);
     },
   };
 }

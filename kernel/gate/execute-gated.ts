@@ -1,30 +1,44 @@
 import type { DiagnosticsEmitter } from '../diagnostics/emitter.js';
 import { classifyError, type DiagnosticsEvent, type DiagnosticsEventBody, type ToolExecutionEventBase } from '../diagnostics/events.js';
-import type { ToolLoopDetector } from '../loop/detector.js';
 import { buildAfterCallEvent, notifyObservers, type AfterToolCallObserver } from './after-call.js';
 import { approvalDigest } from './approval-digest.js';
-import { CallPathError } from './errors.js';
+import { CallPathError, type DeniedReason } from './errors.js';
+import { toJsonParams } from './json-params.js';
 import * as text from './messages.js';
-import { buildBlockedToolResult, type GateOutcome } from './outcome.js';
-import { detachedCopy, isPlainObject } from './params.js';
+import { buildBlockedToolResult, type GateOutcome, type VetoCode } from './outcome.js';
+import type { GateRunState } from './run-state.js';
 import type { CallPathLogger, KernelTool, RunContext, ToolExecuteContext, ToolResult } from './types.js';
 
 /** Shared state of one gate, used by every call through it. */
 export interface GateRuntime {
   run: RunContext;
+  /** The session's sandbox profile, read each time an approval is bound or re-checked. */
+  sandboxProfile: () => unknown;
+  state: GateRunState;
   logger: CallPathLogger;
   diagnostics?: DiagnosticsEmitter;
   observers: readonly AfterToolCallObserver[];
-  loop?: ToolLoopDetector;
   normalize(name: unknown): string;
   evaluate(tool: KernelTool, toolName: string, params: Record<string, unknown>, toolCallId: string, signal?: AbortSignal): Promise<GateOutcome>;
 }
 
-/** The failure for params that are not a JSON object. */
-export function invalidParamsOutcome(toolName: string): GateOutcome {
+/**
+ * How one call through the gate ended, as data: the gate's own verdict (`vetoed`, `failed`)
+ * is kept apart from what the tool did (`ran`, `threw`), so no tool result can pass for a
+ * verdict of the gate.
+ */
+export type GatedCall =
+  | { kind: 'ran'; result: ToolResult; params: Record<string, unknown> }
+  | { kind: 'threw'; error: unknown; params: Record<string, unknown> }
+  | { kind: 'vetoed'; code: VetoCode; deniedReason: DeniedReason; reason: string; result: ToolResult }
+  | { kind: 'failed'; error: CallPathError };
+
+/** The failure for params that are not plain JSON (9.10: refused before any hook runs). */
+export function invalidParamsOutcome(toolName: string, problem?: string): GateOutcome {
+  const message = problem ? `${text.INVALID_PARAMS} (${problem})` : text.INVALID_PARAMS;
   return {
     kind: 'failure',
-    error: new CallPathError('INVALID_PARAMS', text.INVALID_PARAMS, { deniedReason: 'invalid-params', disposition: 'failed', toolName }),
+    error: new CallPathError('INVALID_PARAMS', message, { deniedReason: 'invalid-params', disposition: 'failed', toolName }),
   };
 }
 
@@ -32,7 +46,7 @@ export function invalidParamsOutcome(toolName: string): GateOutcome {
  * One call through the gate: decide → (veto | failure | re-check approvals → execute) →
  * diagnostics, loop outcome, observers. Only identifiers and timings reach diagnostics.
  */
-export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams: unknown, ctx: ToolExecuteContext): Promise<ToolResult> {
+export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams: unknown, ctx: ToolExecuteContext): Promise<GatedCall> {
   const toolName = rt.normalize(tool.name);
   const base: Omit<ToolExecutionEventBase, 'ts'> = {
     runId: rt.run.runId, sessionKey: rt.run.sessionKey, agentId: rt.run.agentId,
@@ -40,26 +54,30 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
   };
   const emit = (event: DiagnosticsEventBody) =>
     rt.diagnostics?.emit({ ...base, ts: Date.now(), ...event } as DiagnosticsEvent);
+  const { loop } = rt.state;
   const gateStart = performance.now();
-  const outcome = isPlainObject(rawParams)
-    ? await rt.evaluate(tool, toolName, rawParams, ctx.toolCallId, ctx.signal)
-    : invalidParamsOutcome(toolName);
+  // One detached copy, taken before any hook runs, is what every step judges and runs.
+  const json = toJsonParams(rawParams);
+  const outcome = json.ok
+    ? await rt.evaluate(tool, toolName, json.params, ctx.toolCallId, ctx.signal)
+    : invalidParamsOutcome(toolName, json.problem);
 
   if (outcome.kind === 'veto') {
-    emit({ type: 'tool.execution.blocked', deniedReason: outcome.deniedReason, reason: outcome.reason });
+    emit({ type: 'tool.execution.blocked', code: outcome.code, deniedReason: outcome.deniedReason, reason: outcome.reason });
     const blocked = buildBlockedToolResult(outcome.reason, outcome.deniedReason);
-    rt.loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, result: blocked });
-    return blocked;
+    loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, result: blocked });
+    return { kind: 'vetoed', code: outcome.code, deniedReason: outcome.deniedReason, reason: outcome.reason, result: blocked };
   }
   const failure = outcome.kind === 'failure' ? outcome.error : approvalVoided(rt, tool, toolName, outcome);
-  if (failure) {
-    emit({ type: 'tool.execution.error', durationMs: performance.now() - gateStart, errorClass: classifyError(failure), stage: 'gate' });
-    rt.loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, error: failure });
-    throw failure;
+  // The tool gets its own copy: neither an approved (frozen) snapshot nor the hooks' objects are shared.
+  const toolParams = failure ? undefined : toolCopy(outcome as Extract<GateOutcome, { kind: 'allowed' }>, toolName);
+  if (failure || !toolParams?.ok) {
+    const error = failure ?? (toolParams as { error: CallPathError }).error;
+    emit({ type: 'tool.execution.error', durationMs: performance.now() - gateStart, errorClass: classifyError(error), stage: 'gate' });
+    loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, error });
+    return { kind: 'failed', error };
   }
-  const allowed = outcome as Extract<GateOutcome, { kind: 'allowed' }>;
-  // An approved snapshot is frozen; the tool gets its own mutable copy.
-  const params = allowed.approvals.length > 0 ? detachedCopy(allowed.params) : allowed.params;
+  const { params } = toolParams;
   emit({ type: 'tool.execution.started' });
   const started = performance.now();
   let result: ToolResult;
@@ -68,22 +86,45 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
   } catch (error) {
     const durationMs = performance.now() - started;
     emit({ type: 'tool.execution.error', durationMs, errorClass: classifyError(error), stage: 'tool' });
-    rt.loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, error });
+    loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, error });
     observe(rt, tool, toolName, ctx.toolCallId, params, durationMs, { error });
-    throw error;
+    return { kind: 'threw', error, params };
   }
   const durationMs = performance.now() - started;
   emit({ type: 'tool.execution.completed', durationMs, isError: result?.isError === true });
-  rt.loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, result });
+  loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, result });
   observe(rt, tool, toolName, ctx.toolCallId, params, durationMs, { result });
-  return result;
+  return { kind: 'ran', result, params };
+}
+
+/** The thrown shape of a gated call (the reference's): veto → blocked result, failure → throw. */
+export function settleGatedCall(call: GatedCall): ToolResult {
+  switch (call.kind) {
+    case 'ran':
+      return call.result;
+    case 'vetoed':
+      return call.result;
+    case 'failed':
+      throw call.error;
+    case 'threw':
+      throw call.error;
+  }
+}
+
+/** Params for the tool: the gate's own copy, or a fresh one when hooks rewrote them (which must stay JSON). */
+function toolCopy(allowed: Extract<GateOutcome, { kind: 'allowed' }>, toolName: string): { ok: true; params: Record<string, unknown> } | { ok: false; error: CallPathError } {
+  if (allowed.approvals.length === 0 && !allowed.rewritten) return { ok: true, params: allowed.params };
+  const copied = toJsonParams(allowed.params);
+  if (copied.ok) return copied;
+  const cause = new Error(`the rewritten ${copied.problem}`);
+  return { ok: false, error: new CallPathError('POLICY_HOOK_FAILED', text.HOOK_FAILED, { cause, deniedReason: 'plugin-before-tool-call', disposition: 'failed', toolName }) };
 }
 
 /** Re-bind every approval just before execution; any drift voids it (and the call). */
 function approvalVoided(rt: GateRuntime, tool: KernelTool, toolName: string, outcome: GateOutcome): CallPathError | undefined {
   if (outcome.kind !== 'allowed' || outcome.approvals.length === 0) return undefined;
   const latest = outcome.approvals[outcome.approvals.length - 1];
-  if (approvalDigest(tool, outcome.params, rt.run.sandboxProfile) === latest.digest) return undefined;
+  if (approvalDigest(tool, outcome.params, rt.sandboxProfile()) === latest.digest) return undefined;
   return new CallPathError('APPROVAL_VOID', text.APPROVAL_VOID, { deniedReason: 'plugin-approval', disposition: 'blocked', toolName });
 }
 

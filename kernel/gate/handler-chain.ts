@@ -11,6 +11,8 @@ export interface ChainHandler {
   /** Human label used in error messages, e.g. `before_tool_call hook of plugin "x"`. */
   label: string;
   timeoutMs: number;
+  /** The code a block by this handler carries (`HOOK_BLOCKED` for plugin hooks). */
+  blockCode: string;
   invoke(event: BeforeToolCallEvent, run: RunContext): unknown;
   /** Turns the raw (validated) answer into merge input; trusted policies map `allow:false`. */
   adapt?(result: BeforeToolCallResult & { allow?: boolean }): BeforeToolCallResult;
@@ -34,7 +36,7 @@ export async function runHandlerChain(
   eventBase: Omit<BeforeToolCallEvent, 'params'>,
   baseParams: Record<string, unknown>,
   run: RunContext,
-): Promise<MergedDecision> {
+): Promise<MergedDecision & { blockCode?: string }> {
   let decision = emptyDecision();
   for (const handler of handlers) {
     const current = decision.approvalSnapshot ?? mergeParams(baseParams, decision.params);
@@ -49,7 +51,8 @@ export async function runHandlerChain(
     }
     if (!answer) continue;
     decision = mergeDecision(decision, answer, handler.sourceId, baseParams);
-    if (stopsChain(decision)) break;
+    // Only a block ends the chain, so the handler that ended it is the one that blocked.
+    if (stopsChain(decision)) return { ...decision, blockCode: handler.blockCode };
   }
   return decision;
 }

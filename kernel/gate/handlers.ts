@@ -26,6 +26,7 @@ export function hookHandler(hook: HookRegistration, defaultTimeoutMs = DEFAULT_H
     sourceId: hook.pluginId,
     label: `before_tool_call hook of plugin "${hook.pluginId}"`,
     timeoutMs: resolveTimeoutMs(hook.timeoutMs, defaultTimeoutMs),
+    blockCode: 'HOOK_BLOCKED',
     invoke: (event, run) => hook.handler(event, run),
   };
 }
@@ -36,6 +37,7 @@ export function trustedPolicyHandler(policy: TrustedToolPolicy, defaultTimeoutMs
     sourceId: policy.pluginId ?? policy.id,
     label: `trusted tool policy "${policy.id}"`,
     timeoutMs: resolveTimeoutMs(policy.timeoutMs, defaultTimeoutMs),
+    blockCode: policy.blockCode ?? 'POLICY_BLOCKED',
     invoke: (event, run) => policy.evaluate(event, run),
     adapt: ({ allow, ...rest }) => {
       const blocked = allow === false || rest.block === true;

@@ -31,9 +31,12 @@ export const MERGE_RULES = {
   stickyTrue: ({ acc, next }) => acc.block || next.block === true,
   /** The newest defined value. */
   lastDefined: ({ acc, next }) => next.blockReason ?? acc.blockReason,
-  /** The first request is kept and stamped with its plugin; later requests are ignored. */
+  /**
+   * The first request is kept and stamped with the plugin that registered the handler; a
+   * `pluginId` in the answer is ignored, so no hook can ask in another plugin's name.
+   */
   firstApprovalWins: ({ acc, next, sourceId }) =>
-    acc.requireApproval ?? (next.requireApproval && { ...next.requireApproval, pluginId: next.requireApproval.pluginId ?? sourceId }),
+    acc.requireApproval ?? (next.requireApproval && { ...next.requireApproval, pluginId: sourceId }),
   /** Overrides accumulate shallowly, until an approval freezes them. */
   shallowMergeUntilApproval: ({ acc, next }) =>
     acc.requireApproval || !next.params ? acc.params : { ...acc.params, ...next.params },

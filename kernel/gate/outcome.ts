@@ -24,14 +24,24 @@ export type GateOutcome =
       loopWarning?: string;
     }
   /** Returned to the model as a structured "blocked" result so it can change course. */
-  | { kind: 'veto'; deniedReason: DeniedReason; reason: string }
+  | { kind: 'veto'; code: VetoCode; deniedReason: DeniedReason; reason: string }
   /** Thrown; the tool did not run. */
   | { kind: 'failure'; error: CallPathError };
 
-/** The result the model sees for a vetoed call. */
+/**
+ * Why a veto happened, machine-readable: a loop, a hook, a trusted policy (or the code it
+ * declares, e.g. `REQUIRED_PLUGIN_UNAVAILABLE`), or an approval that timed out with a reason.
+ */
+export type VetoCode = 'LOOP_DETECTED' | 'HOOK_BLOCKED' | 'POLICY_BLOCKED' | 'APPROVAL_TIMED_OUT' | (string & {});
+
+/**
+ * The result the model sees for a vetoed call. Unlike the reference it is an error result
+ * (`isError: true`): a naive `is_error` mapping must not report a block as a success.
+ */
 export function buildBlockedToolResult(reason: string, deniedReason: DeniedReason = 'plugin-before-tool-call'): ToolResult {
   return {
     content: [{ type: 'text', text: reason }],
     details: { status: 'blocked', deniedReason, reason },
+    isError: true,
   };
 }

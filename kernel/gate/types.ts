@@ -2,6 +2,10 @@
  * The shapes of the call path: a kernel tool, its result, the hooks and trusted policies
  * that judge a call, and what the gate decides.
  */
+import type { RunContext } from '../policy/run-context.js';
+
+/** The one run context: what the host assembles with, and what policies and hooks receive. */
+export type { RunContext };
 
 import type { McpContentBlock, ToolMetadata } from '../tool-search/metadata.js';
 
@@ -85,18 +89,6 @@ export interface BeforeToolCallEvent {
   trigger?: string;
 }
 
-/** Context of the run the call belongs to. */
-export interface RunContext {
-  runId?: string;
-  sessionKey?: string;
-  sessionId?: string;
-  agentId?: string;
-  /** What started the run: `user`, `cron`, `background`, `memory`… Decides approval availability. */
-  trigger?: string;
-  /** The session's sandbox profile; part of what an approval is bound to. Read at check time. */
-  sandboxProfile?: unknown;
-}
-
 /** A plugin's `before_tool_call` handler registration. */
 export interface HookRegistration {
   pluginId: string;
@@ -119,6 +111,8 @@ export interface TrustedToolPolicy {
   id: string;
   pluginId?: string;
   timeoutMs?: number;
+  /** The machine-readable code a block by this policy carries (default `POLICY_BLOCKED`). */
+  blockCode?: string;
   evaluate(
     event: BeforeToolCallEvent,
     ctx: RunContext,

@@ -11,7 +11,16 @@ export interface DeadlineOptions {
   /** Attach a progress token; each report calls this and extends the deadline. */
   onProgress?: (value: ToolProgressValue) => void;
   withProgress?: boolean;
+  /**
+   * After an abort, wait up to this long for the plugin's own answer to `$/cancelRequest`
+   * before settling as CANCELLED, so the caller hears "cancelled" only once the plugin
+   * stopped the work (a backend: killed the command). 0 (default): settle at once.
+   */
+  cancelGraceMs?: number;
 }
+
+/** How long a cancelled tool call or backend request waits for the plugin to confirm it stopped. */
+export const CANCEL_GRACE_MS = 10_000;
 
 /** Calls still waiting for an answer; a crash rejects them all with one typed error. */
 export class InflightCalls {
@@ -61,8 +70,18 @@ export function requestWithDeadline<P extends object, R>(
       settle();
     };
     const fail = (error: KernelError): void => finish(() => reject(error));
-    const onTimeout = (): void => {
+    /** The error the call ends with once the plugin confirmed it stopped (or the grace ran out). */
+    let stopping: KernelError | undefined;
+    const stopThen = (error: KernelError): void => {
       source.cancel(); // sends $/cancelRequest
+      if (!options.cancelGraceMs) return fail(error);
+      stopping = error;
+      clearTimeout(timer);
+      timer = setTimeout(() => fail(error), options.cancelGraceMs);
+    };
+    // A plugin that let its deadline pass gets no grace: it already proved it does not answer.
+    const onTimeout = (): void => {
+      source.cancel();
       const waited = Date.now() - started;
       fail(new KernelError('PLUGIN_TIMEOUT', `${ctx.what} on plugin "${ctx.pluginId}" did not answer within ${waited} ms (deadline ${options.timeoutMs} ms, cap ${options.maxTotalMs} ms)`, { pluginId: ctx.pluginId }));
     };
@@ -71,26 +90,32 @@ export function requestWithDeadline<P extends object, R>(
       const left = Math.min(options.timeoutMs, options.maxTotalMs - (Date.now() - started));
       timer = setTimeout(onTimeout, Math.max(0, left));
     };
+    const cancelledError = (): KernelError => new KernelError('CANCELLED', `${ctx.what} on plugin "${ctx.pluginId}" was cancelled`, { pluginId: ctx.pluginId, cause: signal?.reason });
     function onAbort(): void {
-      source.cancel();
-      fail(new KernelError('CANCELLED', `${ctx.what} on plugin "${ctx.pluginId}" was cancelled`, { pluginId: ctx.pluginId, cause: signal?.reason }));
+      stopThen(cancelledError());
     }
     const untrack = ctx.inflight.add(fail);
-    if (signal?.aborted) return onAbort();
+    if (signal?.aborted) return fail(cancelledError()); // nothing sent yet: nothing to wait for
     signal?.addEventListener('abort', onAbort, { once: true });
-    let sent = params;
-    if (options.onProgress || options.withProgress) {
-      const token = `p${++progressCounter}`;
-      progressSub = conn.onProgress(ToolProgress.type, token, (value) => {
-        arm();
-        options.onProgress?.(value);
-      });
-      sent = { ...params, progressToken: token };
+    let answer: Promise<R>;
+    try {
+      let sent = params;
+      if (options.onProgress || options.withProgress) {
+        const token = `p${++progressCounter}`;
+        progressSub = conn.onProgress(ToolProgress.type, token, (value) => {
+          if (!stopping) arm();
+          options.onProgress?.(value);
+        });
+        sent = { ...params, progressToken: token };
+      }
+      arm();
+      answer = (conn.sendRequest as (t: unknown, p: unknown, k: unknown) => Promise<R>)(type, sent, source.token);
+    } catch (error) {
+      return fail(toKernelError(error, ctx.pluginId, ctx.what)); // a closed connection throws at once
     }
-    arm();
-    (conn.sendRequest as (t: unknown, p: unknown, k: unknown) => Promise<R>)(type, sent, source.token).then(
-      (result) => finish(() => resolve(result)),
-      (error) => fail(toKernelError(error, ctx.pluginId, ctx.what)),
+    answer.then(
+      (result) => (stopping ? fail(stopping) : finish(() => resolve(result))),
+      (error) => (stopping ? fail(stopping) : fail(toKernelError(error, ctx.pluginId, ctx.what))),
     );
   });
 }

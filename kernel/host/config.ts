@@ -1,26 +1,31 @@
 import { z } from 'zod';
 
+// setTimeout fires at once for delays past 2^31-1 ms; no deadline may be longer.
+const Ms = z.number().int().positive().max(2_147_483_647);
+
 /** Deadlines and grace periods of one plugin, in milliseconds. Defaults live here and only here. */
 export const PluginTimeoutsSchema = z.object({
   /** Spawn → handshake answer. */
-  handshakeMs: z.number().int().positive().default(10_000),
-  /** Default per-call deadline (a tool's own `timeoutMs` overrides it). */
-  callMs: z.number().int().positive().default(30_000),
-  /** Hard cap a call may reach by reporting progress. */
-  maxCallMs: z.number().int().positive().default(300_000),
-  /** Default hook deadline. */
-  hookMs: z.number().int().positive().default(15_000),
+  handshakeMs: Ms.default(10_000),
+  /** Idle deadline of a call: each `$/progress` restarts it. A tool's `timeoutMs` may only shorten it. */
+  callMs: Ms.default(30_000),
+  /** Absolute ceiling of a call, whatever its progress (2 h 10 min: a 7,200 s exec fits). */
+  maxCallMs: Ms.default(7_800_000),
+  /** Hook deadline. A hook's `timeoutMs` may only shorten it. */
+  hookMs: Ms.default(15_000),
+  /** Liveness ping after a missed deadline: no answer within this restarts the plugin. */
+  pingMs: Ms.default(5_000),
   /** `$/shutdown` answer and exit after the pipe closes. */
-  shutdownGraceMs: z.number().int().positive().default(2_000),
+  shutdownGraceMs: Ms.default(2_000),
   /** SIGTERM → SIGKILL. */
-  killGraceMs: z.number().int().positive().default(2_000),
+  killGraceMs: Ms.default(2_000),
 });
 export type PluginTimeouts = z.output<typeof PluginTimeoutsSchema>;
 
 /** One configured plugin. Exactly one of `command` and `module`. Unknown keys are errors (a typo must not be ignored). */
 export const PluginConfigSchema = z
   .strictObject({
-    id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'plugin ids are letters, digits, ".", "_" and "-"'),
+    id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/i, 'plugin ids are 1-64 letters, digits, ".", "_" and "-"'),
     /** argv of the plugin process, e.g. ["python3", "plugin.py"]. */
     command: z.array(z.string().min(1)).min(1).optional(),
     /** Path to a JS entry run with the kernel's own node. */
@@ -40,6 +45,12 @@ export const PluginConfigSchema = z
     lazy: z.boolean().default(false),
     timeouts: PluginTimeoutsSchema.default(PluginTimeoutsSchema.parse({})),
     maxMessageBytes: z.number().int().positive().optional(),
+    /** Cap on a tool result's content (text and image data, in bytes); the rest is cut with a note. */
+    maxResultBytes: z.number().int().positive().default(2 * 1024 * 1024),
+    /** Core tool names this plugin serves instead of the bundled family (e.g. ["exec"]). */
+    coreTools: z.array(z.string().min(1)).optional(),
+    /** For plugin developers only: run this plugin even though its code lies inside a workspace. */
+    allowInsideWorkspace: z.boolean().default(false),
   })
   .refine((c) => (c.command === undefined) !== (c.module === undefined), {
     message: 'give exactly one of "command" (argv) or "module" (a JS entry path)',

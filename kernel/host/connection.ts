@@ -7,15 +7,16 @@ import {
   type PluginComponentStatus,
   ProtocolErrorCodes,
   ToolsListChanged,
-  ToolsListChangedParams,
   WORKSPACE_ERROR_CODES,
   WORKSPACE_METHODS,
+  WORKSPACE_RUN_METHODS,
+  type ExecRunOperation,
   type MessageTransport,
   type ProtocolErrorData,
-  type ToolContribution,
   type WorkspaceOperation,
 } from '../../protocol/index.js';
-import type { HostLogger } from './logger.js';
+import type { PluginLogSink } from './plugin-log.js';
+import { RequestLimit } from './request-limit.js';
 
 /**
  * Answers a plugin's `workspace/*` request; the kernel routes it to the session's sandbox.
@@ -24,16 +25,17 @@ import type { HostLogger } from './logger.js';
 export type WorkspaceHandler = (
   pluginId: string,
   sessionKey: string | undefined,
-  method: WorkspaceOperation,
+  method: WorkspaceOperation | ExecRunOperation,
   params: Record<string, unknown>,
   signal: AbortSignal,
 ) => Promise<unknown>;
 
 export interface ConnectionHooks {
   pluginId: string;
-  logger: HostLogger;
+  log: PluginLogSink;
   workspace: () => WorkspaceHandler | undefined;
-  onToolsChanged: (tools: ToolContribution[]) => void;
+  /** The raw `tools` of a `tools/listChanged`; checked tool by tool by the receiver. */
+  onToolsChanged: (tools: unknown) => void;
   /** The plugin reported the state of its parts (`plugin/statusChanged`). */
   onStatusChanged?: (components: PluginComponentStatus[]) => void;
   /** Framing errors, oversized messages, stream errors. */
@@ -50,26 +52,30 @@ function workspaceError(error: unknown): ResponseError<ProtocolErrorData> {
   return new ResponseError(ProtocolErrorCodes.WorkspaceError, String(e?.message ?? error), { code, path: e?.path });
 }
 
+const busy = (pluginId: string): ResponseError<ProtocolErrorData> =>
+  new ResponseError(ProtocolErrorCodes.WorkspaceError, `plugin "${pluginId}" has too many workspace requests in flight; wait for some to finish`, { code: 'IO_ERROR' });
+
 /** The kernel's side of one plugin connection: host services and notifications wired in. */
 export function openPluginConnection(transport: MessageTransport, hooks: ConnectionHooks): MessageConnection {
   const conn = createMessageConnection(transport.reader, transport.writer, silent);
-  const source = `plugin:${hooks.pluginId}`;
   const pending = new Set<AbortController>(); // workspace requests being served, aborted on close
+  const limit = new RequestLimit();
   conn.onNotification(Log.type, (raw) => {
     const p = LogParams.safeParse(raw);
-    if (p.success) hooks.logger({ source, level: p.data.level, message: p.data.message, data: p.data.data });
+    if (p.success) hooks.log.write(p.data.level, p.data.message, p.data.data);
   });
-  conn.onNotification(ToolsListChanged.type, (raw) => {
-    const p = ToolsListChangedParams.safeParse(raw);
-    if (p.success) hooks.onToolsChanged(p.data.tools);
-    else hooks.logger({ source, level: 'error', message: `ignored an invalid tools/listChanged: ${p.error.message}` });
+  conn.onNotification(ToolsListChanged.type, (raw: unknown) => {
+    const tools = (raw as { tools?: unknown } | null)?.tools;
+    if (tools === undefined) hooks.log.write('error', 'ignored a tools/listChanged without a tools list');
+    else hooks.onToolsChanged(tools);
   });
   conn.onNotification(PluginStatusChanged.type, (raw) => {
     const p = PluginStatusChangedParams.safeParse(raw);
     if (p.success) hooks.onStatusChanged?.(p.data.components);
-    else hooks.logger({ source, level: 'warn', message: `ignored an invalid plugin/statusChanged: ${p.error.message}` });
+    else hooks.log.write('warn', `ignored an invalid plugin/statusChanged: ${p.error.message}`);
   });
-  for (const [op, descriptor] of Object.entries(WORKSPACE_METHODS) as [WorkspaceOperation, (typeof WORKSPACE_METHODS)[WorkspaceOperation]][]) {
+  const methods = { ...WORKSPACE_METHODS, ...WORKSPACE_RUN_METHODS };
+  for (const [op, descriptor] of Object.entries(methods) as [WorkspaceOperation | ExecRunOperation, (typeof methods)[keyof typeof methods]][]) {
     conn.onRequest(descriptor.type as any, async (raw: unknown, token: CancellationToken) => {
       const parsed = descriptor.params.safeParse(raw);
       if (!parsed.success) return new ResponseError(ProtocolErrorCodes.InvalidParams, `invalid ${descriptor.method} params: ${parsed.error.message}`);
@@ -79,11 +85,14 @@ export function openPluginConnection(transport: MessageTransport, hooks: Connect
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort(new Error('cancelled by the plugin')));
       pending.add(controller);
+      const release = await limit.acquire(controller.signal);
       try {
+        if (!release) return controller.signal.aborted ? workspaceError(controller.signal.reason) : busy(hooks.pluginId);
         return (await handler(hooks.pluginId, sessionKey, op, params, controller.signal)) ?? null;
       } catch (error) {
         return workspaceError(error);
       } finally {
+        release?.();
         sub.dispose();
         pending.delete(controller);
       }

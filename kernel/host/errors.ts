@@ -1,10 +1,13 @@
-import { ErrorCodes, ResponseError } from 'vscode-jsonrpc';
+import { ConnectionError, ErrorCodes, ResponseError } from 'vscode-jsonrpc';
 import { ProtocolErrorCodes, type ProtocolErrorData } from '../../protocol/index.js';
+import { escapeForTerminal } from './escape.js';
 
 /** Codes of errors the plugin host raises locally (never sent on the wire). */
 export const KERNEL_ERROR_CODES = [
   'PLUGIN_CRASHED',
   'PLUGIN_TIMEOUT',
+  'PLUGIN_UNRESPONSIVE',
+  'PLUGIN_LOCATION_REFUSED',
   'HANDSHAKE_FAILED',
   'VERSION_MISMATCH',
   'CAPABILITY_NOT_SUPPORTED',
@@ -69,7 +72,12 @@ const BY_PROTOCOL_CODE: Record<number, KernelErrorCode> = {
   // vscode-jsonrpc rejects pending requests this way when the pipe closes: the plugin is gone.
   [ErrorCodes.PendingResponseRejected]: 'PLUGIN_CRASHED',
   [ErrorCodes.ConnectionInactive]: 'PLUGIN_CRASHED',
+  // ...and this way when writing the request failed (EPIPE: the plugin closed its end, it is dying).
+  [ErrorCodes.MessageWriteError]: 'PLUGIN_CRASHED',
 };
+
+/** Longest piece of a plugin's own error text kept in a kernel error. */
+const MAX_PLUGIN_MESSAGE_CHARS = 2_000;
 
 /** Maps whatever a request rejected with to a KernelError naming the plugin. */
 export function toKernelError(error: unknown, pluginId: string, what: string): KernelError {
@@ -79,14 +87,30 @@ export function toKernelError(error: unknown, pluginId: string, what: string): K
     if (typeof error.message === 'string' && error.message.startsWith('MessageTooLarge:')) {
       return new KernelError('MESSAGE_TOO_LARGE', `${what}: ${error.message}`, { pluginId, cause: error });
     }
+    if (typeof error.message === 'string' && error.message.startsWith('Unserializable:')) {
+      return new KernelError('PLUGIN_ERROR', `${what}: ${error.message}`, { pluginId, cause: error });
+    }
     const code = BY_PROTOCOL_CODE[error.code] ?? 'PLUGIN_ERROR';
-    return new KernelError(code, `${what}: plugin "${pluginId}" answered with an error: ${error.message}`, {
+    if (code === 'PLUGIN_CRASHED') {
+      return new KernelError(code, `${what}: the RPC channel to plugin "${pluginId}" is broken (${escapeForTerminal(error.message, { maxChars: 200 })}); the plugin is dying`, { pluginId, cause: error });
+    }
+    const text = escapeForTerminal(error.message, { maxChars: MAX_PLUGIN_MESSAGE_CHARS });
+    return new KernelError(code, `${what}: plugin "${pluginId}" answered with an error: ${text}`, {
       pluginId,
       cause: error,
       data: error.data as ProtocolErrorData | undefined,
       protocolCode: error.code,
     });
   }
-  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof ConnectionError) {
+    return new KernelError('PLUGIN_CRASHED', `${what}: the RPC channel to plugin "${pluginId}" is closed (${error.message}); the plugin is dying`, { pluginId, cause: error });
+  }
+  const message = escapeForTerminal(error instanceof Error ? error.message : String(error), { maxChars: MAX_PLUGIN_MESSAGE_CHARS });
   return new KernelError('PLUGIN_ERROR', `${what}: ${message}`, { pluginId, cause: error });
+}
+
+/** A schema failure of something a plugin sent, as one escaped line: `path: message; ...`. */
+export function describeIssues(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): string {
+  const text = error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
+  return escapeForTerminal(text, { maxChars: 1_000 });
 }

@@ -7,7 +7,8 @@ import {
   describeVersionMismatch,
   type PeerInfo,
 } from '../../protocol/index.js';
-import { KernelError, toKernelError } from './errors.js';
+import { KernelError, describeIssues, toKernelError } from './errors.js';
+import { splitRawTools } from './raw-tools.js';
 
 export interface HandshakeOptions {
   pluginId: string;
@@ -19,9 +20,10 @@ export interface HandshakeOptions {
 
 /**
  * Sends the handshake with a deadline and re-checks the answer: shape, chosen version, identity.
- * Every refusal names the plugin and the fix.
+ * Every refusal names the plugin and the fix. The tools come back unchecked in `rawTools` (and
+ * `result.contributes.tools` is empty): the host screens them one by one.
  */
-export async function performHandshake(conn: MessageConnection, options: HandshakeOptions): Promise<HandshakeResult> {
+export async function performHandshake(conn: MessageConnection, options: HandshakeOptions): Promise<{ result: HandshakeResult; rawTools: unknown }> {
   const offered = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
   const { pluginId } = options;
   let timer: NodeJS.Timeout | undefined;
@@ -48,9 +50,10 @@ export async function performHandshake(conn: MessageConnection, options: Handsha
   } finally {
     clearTimeout(timer);
   }
-  const parsed = HandshakeResult.safeParse(raw);
+  const { envelope, tools } = splitRawTools(raw);
+  const parsed = HandshakeResult.safeParse(envelope);
   if (!parsed.success) {
-    throw new KernelError('HANDSHAKE_FAILED', `plugin "${pluginId}" answered the handshake with an invalid shape: ${parsed.error.message}`, { pluginId, cause: parsed.error });
+    throw new KernelError('HANDSHAKE_FAILED', `plugin "${pluginId}" answered the handshake with an invalid shape: ${describeIssues(parsed.error)}`, { pluginId, cause: parsed.error });
   }
   const result = parsed.data;
   if (!offered.includes(result.protocolVersion)) {
@@ -58,7 +61,7 @@ export async function performHandshake(conn: MessageConnection, options: Handsha
     throw new KernelError('VERSION_MISMATCH', message, { pluginId });
   }
   if (result.plugin.id !== pluginId) {
-    throw new KernelError('HANDSHAKE_FAILED', `plugin configured as "${pluginId}" introduced itself as "${result.plugin.id}"; fix the id in the config or the plugin`, { pluginId });
+    throw new KernelError('HANDSHAKE_FAILED', `plugin configured as "${pluginId}" introduced itself as ${JSON.stringify(result.plugin.id)}; fix the id in the config or the plugin`, { pluginId });
   }
-  return result;
+  return { result, rawTools: tools };
 }

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import {
   BeforeToolCallResult,
-  HOOK_TABLE,
   HookAfterToolCall,
   HookBeforeToolCall,
   SkillsList,
@@ -16,12 +15,17 @@ import {
   type ToolContribution,
   type ToolProgressValue,
 } from '../../protocol/index.js';
+import { CANCEL_GRACE_MS } from './call.js';
 import { PluginConfigSchema, RestartPolicySchema, type PluginConfigInput, type RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
-import { KernelError } from './errors.js';
+import { defaultStateDir } from './data-dir.js';
+import { hookDeadline, requestDeadline, toolDeadline } from './deadlines.js';
+import { KernelError, describeIssues } from './errors.js';
 import { defaultHostLogger, type HostLogger } from './logger.js';
 import { ManagedPlugin } from './managed-plugin.js';
+import { capToolResult, jsonValueProblem } from './result-cap.js';
 import type { PluginContributions, PluginStatus, RequiredPluginsHealth } from './status.js';
+import { ToolOwners, designateCoreTools } from './tool-owners.js';
 
 export interface PluginHostOptions {
   plugins: readonly PluginConfigInput[];
@@ -30,11 +34,23 @@ export interface PluginHostOptions {
   restart?: Partial<RestartPolicy>;
   /** Env var names plugins inherit; defaults to DEFAULT_INHERITED_ENV_VARS. */
   inheritEnv?: readonly string[];
+  /**
+   * Directories agents can write: every agent's workspace and every sandbox mount. A plugin whose
+   * code lies inside one is refused (unless its entry sets `allowInsideWorkspace`).
+   */
+  workspaceRoots?: readonly string[];
+  /** Parent of the plugins' data directories (default `$PINCER_STATE_DIR`, else `~/.pincer/state`). */
+  stateDir?: string;
+  /**
+   * Whether two plugins can serve tools to one run (some agent enables both); default: always.
+   * Plugins that never meet may serve the same tool name (see tool-owners.ts).
+   */
+  sharesSurface?: (a: string, b: string) => boolean;
 }
 
 export interface InvokeOptions {
   signal?: AbortSignal;
-  /** Overrides the tool's and the plugin's default deadline. */
+  /** The caller's idle deadline for this call (may exceed `callMs`, never `maxCallMs`). */
   timeoutMs?: number;
   onProgress?: (value: ToolProgressValue) => void;
   sessionKey?: string;
@@ -43,6 +59,11 @@ export interface InvokeOptions {
 }
 
 export type ContributedTool = ToolContribution & { pluginId: string };
+
+/** A plugin answer that failed its schema. */
+function invalidResult(what: string, pluginId: string, error: z.ZodError): KernelError {
+  return new KernelError('INVALID_RESULT', `${what}: ${describeIssues(error)}`, { pluginId, cause: error });
+}
 
 function validateConfigs(plugins: readonly PluginConfigInput[]) {
   const seen = new Set<string>();
@@ -62,8 +83,11 @@ function validateConfigs(plugins: readonly PluginConfigInput[]) {
 /** Creates the plugin host. Nothing is spawned until `start()` (and lazy plugins not even then). */
 export function createPluginHost(options: PluginHostOptions) {
   const configs = validateConfigs(options.plugins);
+  const designated = designateCoreTools(configs);
+  const owners = new ToolOwners(designated, options.sharesSurface);
   const restart = RestartPolicySchema.parse(options.restart ?? {});
   const logger = options.logger ?? defaultHostLogger;
+  const shared = { owners, workspaceRoots: options.workspaceRoots ?? [], stateDir: options.stateDir ?? defaultStateDir() };
   let workspaceHandler: WorkspaceHandler | undefined;
   let version = 0;
   let toolsCache: { version: number; tools: ContributedTool[] } | undefined;
@@ -75,7 +99,7 @@ export function createPluginHost(options: PluginHostOptions) {
   const plugins = new Map(
     configs.map((config) => [
       config.id,
-      new ManagedPlugin(config, { kernel: options.kernel ?? { name: 'pincer', version: '0.1.0' }, logger, restart, inheritEnv: options.inheritEnv, workspace: () => workspaceHandler, onChange }),
+      new ManagedPlugin(config, { kernel: options.kernel ?? { name: 'pincer', version: '0.1.0' }, logger, restart, inheritEnv: options.inheritEnv, workspace: () => workspaceHandler, onChange, ...shared }),
     ]),
   );
 
@@ -118,6 +142,12 @@ export function createPluginHost(options: PluginHostOptions) {
       }
       return toolsCache.tools;
     },
+    /** The plugin designated to serve a core tool name (`coreTools`, else its bundled family), if any. */
+    coreToolDesignee: (name: string): string | undefined => designated.get(name),
+    /** Why tools of the given plugins (default: all) were refused: one line each, for `pincer tools`. */
+    toolWarnings(pluginIds?: readonly string[]): string[] {
+      return [...plugins.values()].filter((p) => !pluginIds || pluginIds.includes(p.id)).flatMap((p) => p.tools.rejected.map((r) => `refused tool: ${r.reason}`));
+    },
     /** Fail closed: are the required plugins among `agentPlugins` (default: all) usable? */
     requiredPluginsHealthy(agentPlugins?: readonly string[]): RequiredPluginsHealth {
       const problems: RequiredPluginsHealth['problems'] = [];
@@ -126,7 +156,9 @@ export function createPluginHost(options: PluginHostOptions) {
       }
       for (const p of plugins.values()) {
         if (!p.config.required || (agentPlugins && !agentPlugins.includes(p.id))) continue;
-        if (p.state === 'failed' || p.state === 'stopped' || p.state === 'stopping' || p.state === 'restarting') {
+        // A start after a crash is part of a crash loop, not a healthy plugin coming up.
+        const restartingAfterCrash = p.state === 'starting' && p.recentCrashes > 0;
+        if (p.state === 'failed' || p.state === 'stopped' || p.state === 'stopping' || p.state === 'restarting' || restartingAfterCrash) {
           problems.push({ pluginId: p.id, state: p.state, reason: p.lastError?.error.message ?? `plugin "${p.id}" is ${p.state}` });
         }
       }
@@ -136,21 +168,32 @@ export function createPluginHost(options: PluginHostOptions) {
       workspaceHandler = handler;
     },
 
-    /** Runs a tool in its plugin with a deadline (per call, per tool, per plugin), cancellation and progress. */
+    /**
+     * Runs a tool in its plugin with an idle deadline (the tool's, capped by the operator's
+     * `callMs`; reset by progress) under the `maxCallMs` ceiling, cancellation and progress.
+     * The result is cut to the plugin's `maxResultBytes`.
+     */
     async invokeTool(pluginId: string, toolName: string, params: Record<string, unknown>, opts: InvokeOptions = {}): Promise<ToolInvokeResult> {
       const p = get(pluginId);
-      const tool = p.contributes.tools.find((t) => t.name === toolName);
-      const timeoutMs = opts.timeoutMs ?? tool?.timeoutMs ?? p.config.timeouts.callMs;
-      const context = { sessionKey: opts.sessionKey, agentId: opts.agentId, toolCallId: opts.toolCallId, deadline: Date.now() + timeoutMs };
+      const find = () => p.contributes.tools.find((t) => t.name === toolName);
+      // A plugin not running has no live tool list yet: starting it learns it (or says why it cannot run).
+      const tool = find() ?? (p.state !== 'ready' ? (await p.start(), find()) : undefined);
+      // Only tools the kernel accepted are callable: a refused one (a name another plugin owns...) never reaches the plugin.
+      if (!tool) {
+        const refused = p.tools.rejected.find((r) => r.name === toolName);
+        throw new KernelError('TOOL_NOT_FOUND', refused ? `tool "${toolName}" was refused: ${refused.reason}` : `plugin "${pluginId}" serves no tool "${toolName}"`, { pluginId });
+      }
+      const { idleMs, maxTotalMs } = toolDeadline(p.config.timeouts, tool.timeoutMs, opts.timeoutMs);
+      const context = { sessionKey: opts.sessionKey, agentId: opts.agentId, toolCallId: opts.toolCallId, deadline: Date.now() + idleMs };
       const raw = await p.request(
         ToolInvoke.type,
         { name: toolName, arguments: params, context },
-        { signal: opts.signal, timeoutMs, maxTotalMs: Math.max(timeoutMs, p.config.timeouts.maxCallMs), onProgress: opts.onProgress, withProgress: true },
+        { signal: opts.signal, timeoutMs: idleMs, maxTotalMs, onProgress: opts.onProgress, withProgress: true, cancelGraceMs: CANCEL_GRACE_MS },
         `tool "${toolName}"`,
       );
       const parsed = ToolInvokeResult.safeParse(raw);
-      if (!parsed.success) throw new KernelError('INVALID_RESULT', `tool "${toolName}" of plugin "${pluginId}" returned an invalid result: ${parsed.error.message}`, { pluginId, cause: parsed.error });
-      return parsed.data;
+      if (!parsed.success) throw invalidResult(`tool "${toolName}" of plugin "${pluginId}" returned an invalid result`, pluginId, parsed.error);
+      return capToolResult(parsed.data, p.config.maxResultBytes);
     },
 
     /** Calls a plugin's hook. before_tool_call answers a decision (null = no opinion). */
@@ -162,12 +205,16 @@ export function createPluginHost(options: PluginHostOptions) {
     ): Promise<H extends 'before_tool_call' ? BeforeToolCallResult : null> {
       const p = get(pluginId);
       const registered = p.contributes.hooks.find((h) => h.name === hook);
-      const timeoutMs = opts.timeoutMs ?? registered?.timeoutMs ?? (hook === 'before_tool_call' ? p.config.timeouts.hookMs : HOOK_TABLE[hook].defaultTimeoutMs);
+      const timeoutMs = hookDeadline(p.config.timeouts, hook, registered?.timeoutMs, opts.timeoutMs);
       const type = hook === 'before_tool_call' ? HookBeforeToolCall.type : HookAfterToolCall.type;
       const raw = await p.request(type as typeof HookBeforeToolCall.type, event as BeforeToolCallEvent, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs }, `hook ${hook}`);
       if (hook === 'after_tool_call') return null as never;
+      const what = `before_tool_call hook of plugin "${pluginId}" returned an invalid decision`;
+      // Rewritten params are walked recursively downstream: refuse (fail closed) any too deep or too large.
+      const problem = jsonValueProblem(raw ?? null, p.config.maxResultBytes);
+      if (problem) throw new KernelError('INVALID_RESULT', `${what}: ${problem}`, { pluginId });
       const parsed = BeforeToolCallResult.safeParse(raw ?? null);
-      if (!parsed.success) throw new KernelError('INVALID_RESULT', `before_tool_call hook of plugin "${pluginId}" returned an invalid decision: ${parsed.error.message}`, { pluginId, cause: parsed.error });
+      if (!parsed.success) throw invalidResult(what, pluginId, parsed.error);
       return parsed.data as never;
     },
 
@@ -185,6 +232,22 @@ export function createPluginHost(options: PluginHostOptions) {
       if (backends.length === 0 || (needed && !backends.some((b) => b.capabilities.includes(needed)))) {
         throw new KernelError('CAPABILITY_NOT_SUPPORTED', `plugin "${pluginId}" declared no sandbox backend serving ${descriptor.method}`, { pluginId });
       }
+      const timeoutMs = requestDeadline(p.config.timeouts, opts.timeoutMs);
+      const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs, cancelGraceMs: CANCEL_GRACE_MS }, descriptor.method);
+      const parsed = descriptor.result.safeParse(raw);
+      if (!parsed.success) throw invalidResult(`${descriptor.method} of plugin "${pluginId}" returned an invalid result`, pluginId, parsed.error);
+      return parsed.data as z.output<D['result']>;
+    },
+
+    /** Sends a `channel/*` or `node/*` request to a plugin, with a deadline and cancellation; the answer is re-checked. */
+    async invokeEndpoint<D extends RequestDescriptor>(
+      pluginId: string,
+      descriptor: D,
+      params: z.input<D['params']>,
+      opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+    ): Promise<z.output<D['result']>> {
+      const p = get(pluginId);
+      if (!/^(channel|node)\//.test(descriptor.method)) throw new KernelError('CAPABILITY_NOT_SUPPORTED', `${descriptor.method} is not a channel or node method`, { pluginId });
       const timeoutMs = opts.timeoutMs ?? p.config.timeouts.callMs;
       const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs }, descriptor.method);
       const parsed = descriptor.result.safeParse(raw);
@@ -195,7 +258,7 @@ export function createPluginHost(options: PluginHostOptions) {
     /** Lists the skills of one of a plugin's skill sources. */
     async listSkills(pluginId: string, label: string, opts: { timeoutMs?: number } = {}): Promise<SkillsListResult> {
       const p = get(pluginId);
-      const timeoutMs = opts.timeoutMs ?? p.config.timeouts.callMs;
+      const timeoutMs = requestDeadline(p.config.timeouts, opts.timeoutMs);
       const raw = await p.request(SkillsList.type, { label }, { timeoutMs, maxTotalMs: timeoutMs }, 'skills/list');
       return SkillsListResult.parse(raw);
     },

@@ -12,4 +12,8 @@ export { DEFAULT_INHERITED_ENV_VARS, buildPluginEnv } from './env.js';
 export { MANIFEST_FILE, PluginManifestSchema, loadManifest } from './manifest.js';
 export type { PluginManifest } from './manifest.js';
 export type { PluginContributions, PluginLifecycleState, PluginStatus, RequiredPluginsHealth } from './status.js';
+export type { ToolRejection, ToolRejectionCode } from './tool-screen.js';
+export { escapeForTerminal } from './escape.js';
+export type { EscapeOptions } from './escape.js';
+export { DEFAULT_CORE_TOOL_PLUGINS } from './tool-owners.js';
 export { registeredProcessGroups } from './exit-hook.js';

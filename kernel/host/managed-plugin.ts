@@ -1,17 +1,24 @@
+import path from 'node:path';
 import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
 import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo, type PluginComponentStatus } from '../../protocol/index.js';
 import { requestWithDeadline, InflightCalls, type DeadlineOptions } from './call.js';
 import type { PluginConfig, RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
-import { KernelError, toKernelError } from './errors.js';
+import { PLUGIN_DATA_DIR_ENV, ensurePluginDataDir, pluginDataDirPath } from './data-dir.js';
+import { KernelError, isKernelError, toKernelError } from './errors.js';
 import { performHandshake } from './handshake.js';
+import { ping } from './liveness.js';
 import type { HostLogger } from './logger.js';
 import { loadManifest, manifestPath } from './manifest.js';
+import { assertPluginLocation } from './plugin-location.js';
+import { PluginLogSink } from './plugin-log.js';
 import { startPluginProcess, type PluginProcess } from './plugin-process.js';
+import { PluginTools } from './plugin-tools.js';
 import type { SpawnedPlugin } from './spawn.js';
 import type { PluginLifecycleState, PluginStatus } from './status.js';
 import { CrashWindow, PERMANENT_START_ERRORS } from './supervise.js';
 import { killPlugin, terminatePlugin } from './terminate.js';
+import type { ToolOwners } from './tool-owners.js';
 
 export interface ManagedPluginDeps {
   kernel: PeerInfo;
@@ -19,16 +26,16 @@ export interface ManagedPluginDeps {
   restart: RestartPolicy;
   inheritEnv?: readonly string[];
   workspace: () => WorkspaceHandler | undefined;
+  /** Tool-name ownership across the host's plugins. */
+  owners: ToolOwners;
+  /** Directories agents can write (workspaces, sandbox mounts): no plugin may start from them. */
+  workspaceRoots: readonly string[];
+  /** Parent of every plugin's data directory. */
+  stateDir: string;
   /** State or contributions changed (the host bumps its version, listeners refresh). */
   onChange: () => void;
 }
 
-const EMPTY: Contributions = Object.freeze({ tools: [], sandboxBackends: [], skillSources: [], hooks: [] });
-
-/**
- * One supervised plugin: lazy → starting → ready, and on a crash restarting (with backoff) or
- * failed (after too many crashes in the window). Every call it carries settles.
- */
 /** Whether the process exits within `ms` (already exited counts). */
 function exitsWithin(proc: PluginProcess['proc'], ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -38,9 +45,14 @@ function exitsWithin(proc: PluginProcess['proc'], ms: number): Promise<boolean> 
   return Promise.race([proc.exited.then(() => true), timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * One supervised plugin: lazy → starting → ready, and on a crash restarting (with backoff) or
+ * failed (after too many crashes in the window). Every call it carries settles.
+ */
 export class ManagedPlugin {
   state: PluginLifecycleState;
-  contributes: Contributions = EMPTY;
+  readonly log: PluginLogSink;
+  readonly tools: PluginTools;
   private proc: SpawnedPlugin | undefined;
   private conn: MessageConnection | undefined;
   private generation = 0;
@@ -48,6 +60,8 @@ export class ManagedPlugin {
   private fatalError: KernelError | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private probing = false;
+  private warnedLocation = false;
   private readonly crashes: CrashWindow;
   readonly inflight = new InflightCalls();
   restarts = 0;
@@ -59,13 +73,16 @@ export class ManagedPlugin {
 
   constructor(readonly config: PluginConfig, private readonly deps: ManagedPluginDeps) {
     this.crashes = new CrashWindow(deps.restart);
+    this.log = new PluginLogSink(config.id, deps.logger);
+    this.tools = new PluginTools(config.id, config.timeouts, deps.owners, this.log, deps.onChange);
     this.state = config.lazy ? 'lazy' : 'stopped';
-    if (!config.lazy) return;
     try {
+      this.checkLocation();
+      if (!config.lazy) return;
       const file = manifestPath(config);
       if (!file) throw new KernelError('INVALID_MANIFEST', `plugin "${config.id}" is lazy but has no manifest (set "manifest" or ship pincer-plugin.json next to its module)`, { pluginId: config.id });
       const manifest = loadManifest(config, file);
-      this.contributes = manifest.contributes;
+      this.tools.replace(manifest.contributes, manifest.rawTools);
       this.pluginVersion = manifest.version;
       this.protocolVersion = manifest.protocolVersion;
     } catch (error) {
@@ -75,6 +92,27 @@ export class ManagedPlugin {
 
   get id(): string {
     return this.config.id;
+  }
+
+  get contributes(): Contributions {
+    return this.tools.contributes;
+  }
+
+  /** Crashes inside the current crash window. */
+  get recentCrashes(): number {
+    return this.crashes.count;
+  }
+
+  /** Refuses a plugin whose code an agent could edit; an operator's override is logged loudly, once. */
+  private checkLocation(): void {
+    const danger = assertPluginLocation(this.config, this.startDir(), this.deps.workspaceRoots, this.log);
+    if (danger && !this.warnedLocation) this.log.kernel('warn', danger);
+    this.warnedLocation ||= danger !== undefined;
+  }
+
+  /** Where the process starts: the configured `cwd`, else its own data directory. */
+  private startDir(): string {
+    return this.config.cwd ? path.resolve(this.config.cwd) : pluginDataDirPath(this.deps.stateDir, this.id);
   }
 
   /** Starts the process unless it is running; concurrent callers share one start. */
@@ -95,8 +133,34 @@ export class ManagedPlugin {
   async request<P extends object, R>(type: RequestType<P, R, unknown>, params: P, options: DeadlineOptions, what: string): Promise<R> {
     if (this.state !== 'ready') await this.start();
     const conn = this.conn;
+    const gen = this.generation;
     if (!conn || this.state !== 'ready') throw this.refusal() ?? new KernelError('PLUGIN_NOT_READY', `plugin "${this.id}" is not ready`, { pluginId: this.id });
-    return requestWithDeadline(conn, type, params, options, { pluginId: this.id, what, inflight: this.inflight });
+    try {
+      return await requestWithDeadline(conn, type, params, options, { pluginId: this.id, what, inflight: this.inflight });
+    } catch (error) {
+      this.afterFailedRequest(gen, conn, error, what);
+      throw error;
+    }
+  }
+
+  /** A broken channel (EPIPE on write) is a crash; a missed deadline gets a liveness ping. */
+  private afterFailedRequest(gen: number, conn: MessageConnection, error: unknown, what: string): void {
+    if (!isKernelError(error) || gen !== this.generation || this.state !== 'ready') return;
+    if (error.code === 'PLUGIN_CRASHED') this.fatal(gen, error);
+    else if (error.code === 'PLUGIN_TIMEOUT') void this.probe(gen, conn, what);
+  }
+
+  private async probe(gen: number, conn: MessageConnection, what: string): Promise<void> {
+    if (this.probing) return;
+    this.probing = true;
+    try {
+      const { pingMs } = this.config.timeouts;
+      if ((await ping(conn, pingMs)) === 'answered' || gen !== this.generation || this.state !== 'ready') return;
+      const message = `plugin "${this.id}" did not answer a liveness ping within ${pingMs} ms after ${what} missed its deadline; restarting it`;
+      this.fatal(gen, new KernelError('PLUGIN_UNRESPONSIVE', message, { pluginId: this.id }));
+    } finally {
+      this.probing = false;
+    }
   }
 
   /** Why a call cannot go through now, or undefined when it may (after a start). */
@@ -119,11 +183,12 @@ export class ManagedPlugin {
     this.setState('starting');
     let started: PluginProcess;
     try {
-      started = await startPluginProcess(config, deps, {
+      const cwd = this.startDir();
+      this.checkLocation(); // at every start: the files may have been swapped for links into a workspace since
+      const env = { [PLUGIN_DATA_DIR_ENV]: ensurePluginDataDir(deps.stateDir, config.id) };
+      started = await startPluginProcess(config, { log: this.log, inheritEnv: deps.inheritEnv, workspace: deps.workspace }, { cwd, env }, {
         onToolsChanged: (tools) => {
-          if (gen !== this.generation) return;
-          this.contributes = { ...this.contributes, tools };
-          deps.onChange();
+          if (gen === this.generation) this.tools.update(tools);
         },
         onStatusChanged: (components) => {
           if (gen === this.generation) this.components = components;
@@ -144,27 +209,22 @@ export class ManagedPlugin {
     });
     died.catch(() => undefined); // only the handshake race observes it
     try {
-      const result = await Promise.race([
+      const { result, rawTools } = await Promise.race([
         performHandshake(conn, { pluginId: config.id, kernel: deps.kernel, settings: config.settings, timeoutMs: config.timeouts.handshakeMs }),
         died,
       ]);
       if (gen !== this.generation || this.state !== 'starting') throw new KernelError('PLUGIN_STOPPED', `plugin "${config.id}" was stopped while starting`, { pluginId: config.id });
-      this.contributes = result.contributes;
+      this.tools.replace(result.contributes, rawTools, result.capabilities);
       this.protocolVersion = result.protocolVersion;
       this.pluginVersion = result.plugin.version;
       this.setState('ready');
     } catch (cause) {
       const error = toKernelError(cause, config.id, 'start');
-      // The pipe closed under the handshake: the process is dying. Its exit handler records the
-      // crash with the real exit status and decides restart or failed (never "permanent").
-      if (error.code === 'PLUGIN_CRASHED') {
-        await proc.exited;
-        throw error;
-      }
-      // A write to a pipe that just closed fails with a plain connection error, not a crash
-      // code. Unless the plugin gave a definite answer (a version refusal), give the exit event
-      // a moment: a process that dies now crashed during start and gets the restart policy.
-      if (error.code !== 'VERSION_MISMATCH' && (await exitsWithin(proc, 300))) throw error;
+      // The pipe closed (or a write to it failed) under the handshake: the process is probably
+      // dying. Unless the plugin gave a definite answer (a version refusal), give the exit event a
+      // moment: a process that exits now crashed during start, and its exit handler records the
+      // crash with the real status and applies the restart policy (never "permanent").
+      if (error.code !== 'VERSION_MISMATCH' && (await exitsWithin(proc, error.code === 'PLUGIN_CRASHED' ? 1_000 : 300))) throw error;
       // Stopped meanwhile, or the exit handler already recorded this crash: nothing more to do.
       if (this.state !== 'starting' || this.closed) throw error;
       if (PERMANENT_START_ERRORS.has(error.code) && !error.retryable) {
@@ -186,7 +246,7 @@ export class ManagedPlugin {
     this.fatalError = error;
     this.lastError = { error, at: new Date() };
     this.inflight.rejectAll(error);
-    this.deps.logger({ level: 'error', source: `plugin:${this.id}`, message: error.message });
+    this.log.kernel('error', error.message);
     // New calls must not reach a dying process; the exit handler decides restart or failed.
     if (this.state === 'ready' || this.state === 'starting') this.setState('restarting');
     if (this.proc) void killPlugin(this.proc);
@@ -198,7 +258,7 @@ export class ManagedPlugin {
     } else if (error instanceof MessageTooLargeError) {
       const e = new KernelError('MESSAGE_TOO_LARGE', error.message, { pluginId: this.id, cause: error });
       this.lastError = { error: e, at: new Date() };
-      this.deps.logger({ level: 'error', source: `plugin:${this.id}`, message: error.message });
+      this.log.kernel('error', error.message);
     }
   }
 
@@ -218,6 +278,7 @@ export class ManagedPlugin {
     if (gen !== this.generation) return;
     this.conn?.dispose();
     this.conn = undefined;
+    this.tools.cancelUpdate();
     const proc = this.proc;
     this.proc = undefined;
     if (proc) void killPlugin(proc); // reap grandchildren left in the group
@@ -233,7 +294,7 @@ export class ManagedPlugin {
     this.restarts += 1;
     const delay = this.crashes.backoffMs(this.crashes.count);
     this.setState('restarting');
-    this.deps.logger({ level: 'warn', source: `plugin:${this.id}`, message: `${error.message}; restarting in ${delay} ms` });
+    this.log.kernel('warn', `${error.message}; restarting in ${delay} ms`);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       if (this.state === 'restarting') this.relaunch().catch(() => undefined); // the outcome is in status()
@@ -244,7 +305,7 @@ export class ManagedPlugin {
   private markFailed(error: KernelError): void {
     this.lastError = { error, at: new Date() };
     this.setState('failed');
-    this.deps.logger({ level: 'error', source: `plugin:${this.id}`, message: error.message });
+    this.log.kernel('error', error.message);
   }
 
   private setState(state: PluginLifecycleState): void {
@@ -257,6 +318,7 @@ export class ManagedPlugin {
   async stop(): Promise<void> {
     this.closed = true;
     clearTimeout(this.restartTimer);
+    this.tools.cancelUpdate();
     const proc = this.proc;
     const conn = this.state === 'ready' ? this.conn : undefined;
     const finalState = this.state === 'failed' ? 'failed' : 'stopped';
@@ -264,7 +326,7 @@ export class ManagedPlugin {
     this.inflight.rejectAll(new KernelError('PLUGIN_STOPPED', `plugin "${this.id}" was stopped`, { pluginId: this.id }));
     if (proc) {
       const step = await terminatePlugin(proc, conn, this.config.timeouts);
-      this.deps.logger({ level: 'debug', source: `plugin:${this.id}`, message: `stopped (${step})` });
+      this.log.kernel('debug', `stopped (${step})`);
     }
     this.conn?.dispose();
     this.conn = undefined;
@@ -278,7 +340,7 @@ export class ManagedPlugin {
       state: this.state,
       pid: this.proc?.pid,
       restarts: this.restarts,
-      recentCrashes: this.crashes.count,
+      recentCrashes: this.recentCrashes,
       lastError: last ? { code: last.error.code, message: last.error.message, at: last.at.toISOString() } : undefined,
       protocolVersion: this.protocolVersion,
       pluginVersion: this.pluginVersion,
@@ -287,6 +349,7 @@ export class ManagedPlugin {
       transport: this.config.transport,
       inflight: this.inflight.size,
       tools: this.contributes.tools.length,
+      rejectedTools: [...this.tools.rejected],
       ...(this.components.length > 0 ? { components: this.components } : {}),
     };
   }

@@ -3,14 +3,16 @@ import path from 'node:path';
 import { z } from 'zod';
 import { Contributions, SUPPORTED_PROTOCOL_VERSIONS, describeVersionMismatch } from '../../protocol/index.js';
 import type { PluginConfig } from './config.js';
-import { KernelError } from './errors.js';
+import { escapeForTerminal } from './escape.js';
+import { KernelError, describeIssues } from './errors.js';
+import { splitRawTools } from './raw-tools.js';
 
 /** The static manifest file a plugin may ship for lazy activation. */
 export const MANIFEST_FILE = 'pincer-plugin.json';
 
 export const PluginManifestSchema = z.object({
-  id: z.string().min(1),
-  version: z.string().min(1),
+  id: z.string().min(1).max(64),
+  version: z.string().regex(/^[\x21-\x7e]{1,64}$/, 'must be 1-64 printable ASCII characters without spaces'),
   protocolVersion: z.number().int().positive(),
   contributes: Contributions,
 });
@@ -26,24 +28,29 @@ export function manifestPath(config: PluginConfig): string | undefined {
   return undefined;
 }
 
-/** Reads and checks a manifest (at host start, never during assembly). */
-export function loadManifest(config: PluginConfig, file: string): PluginManifest {
+/**
+ * Reads and checks a manifest (at host start, never during assembly). Its tools come back
+ * unchecked in `rawTools` (and `contributes.tools` is empty): the host screens them one by one,
+ * as it does a handshake's, so one bad tool does not refuse the others.
+ */
+export function loadManifest(config: PluginConfig, file: string): PluginManifest & { rawTools: unknown } {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (cause) {
     throw new KernelError('INVALID_MANIFEST', `plugin "${config.id}": cannot read manifest ${file}: ${(cause as Error).message}`, { pluginId: config.id, cause });
   }
-  const parsed = PluginManifestSchema.safeParse(json);
+  const { envelope, tools } = splitRawTools(json);
+  const parsed = PluginManifestSchema.safeParse(envelope);
   if (!parsed.success) {
-    throw new KernelError('INVALID_MANIFEST', `plugin "${config.id}": manifest ${file} is invalid: ${z.prettifyError(parsed.error)}`, { pluginId: config.id, cause: parsed.error });
+    throw new KernelError('INVALID_MANIFEST', `plugin "${config.id}": manifest ${file} is invalid: ${describeIssues(parsed.error)}`, { pluginId: config.id, cause: parsed.error });
   }
   if (parsed.data.id !== config.id) {
-    throw new KernelError('INVALID_MANIFEST', `plugin "${config.id}": manifest ${file} declares id "${parsed.data.id}"`, { pluginId: config.id });
+    throw new KernelError('INVALID_MANIFEST', `plugin "${config.id}": manifest ${file} declares id ${JSON.stringify(escapeForTerminal(parsed.data.id))}`, { pluginId: config.id });
   }
   if (!SUPPORTED_PROTOCOL_VERSIONS.includes(parsed.data.protocolVersion)) {
     const message = describeVersionMismatch({ pluginId: config.id, kernelVersions: SUPPORTED_PROTOCOL_VERSIONS, pluginVersions: [parsed.data.protocolVersion] });
     throw new KernelError('VERSION_MISMATCH', message, { pluginId: config.id });
   }
-  return parsed.data;
+  return { ...parsed.data, rawTools: tools };
 }

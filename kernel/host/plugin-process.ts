@@ -1,9 +1,9 @@
 import type { MessageConnection } from 'vscode-jsonrpc/node';
-import { createStreamTransport, type PluginComponentStatus, type ToolContribution } from '../../protocol/index.js';
+import { createStreamTransport, type PluginComponentStatus } from '../../protocol/index.js';
 import type { PluginConfig } from './config.js';
 import { openPluginConnection, type WorkspaceHandler } from './connection.js';
 import { buildPluginEnv } from './env.js';
-import type { HostLogger } from './logger.js';
+import type { PluginLogSink } from './plugin-log.js';
 import { spawnFailed, spawnPlugin, type SpawnedPlugin } from './spawn.js';
 import { forwardLines } from './stdio-log.js';
 
@@ -14,7 +14,7 @@ export interface PluginProcess {
 }
 
 export interface PluginProcessEvents {
-  onToolsChanged: (tools: ToolContribution[]) => void;
+  onToolsChanged: (tools: unknown) => void;
   onStatusChanged?: (components: PluginComponentStatus[]) => void;
   onTransportError: (error: Error) => void;
   onClose: () => void;
@@ -22,18 +22,19 @@ export interface PluginProcessEvents {
 
 /**
  * Spawns one plugin process (allow-listed env, own process group), forwards its stdout/stderr
- * lines to the logger and opens the connection. Throws SPAWN_FAILED when nothing started.
+ * lines to its log sink and opens the connection. Throws SPAWN_FAILED when nothing started.
  */
 export async function startPluginProcess(
   config: PluginConfig,
-  deps: { logger: HostLogger; inheritEnv?: readonly string[]; workspace: () => WorkspaceHandler | undefined },
+  deps: { log: PluginLogSink; inheritEnv?: readonly string[]; workspace: () => WorkspaceHandler | undefined },
+  launch: { cwd: string; env: Record<string, string> },
   events: PluginProcessEvents,
 ): Promise<PluginProcess> {
-  const proc = spawnPlugin(config, buildPluginEnv(config, { inherit: deps.inheritEnv }));
+  const proc = spawnPlugin(config, { ...buildPluginEnv(config, { inherit: deps.inheritEnv }), ...launch.env }, launch.cwd);
   if (proc.pid < 0) throw spawnFailed(config, (await proc.exited).error);
-  if (proc.stdout) forwardLines(proc.stdout, config.id, 'info', deps.logger);
-  forwardLines(proc.stderr, config.id, 'info', deps.logger);
+  if (proc.stdout) forwardLines(proc.stdout, deps.log, 'info');
+  forwardLines(proc.stderr, deps.log, 'info');
   const transport = createStreamTransport(proc.rpcIn, proc.rpcOut, { peer: `plugin "${config.id}"`, maxMessageBytes: config.maxMessageBytes });
-  const conn = openPluginConnection(transport, { pluginId: config.id, logger: deps.logger, workspace: deps.workspace, ...events });
+  const conn = openPluginConnection(transport, { pluginId: config.id, log: deps.log, workspace: deps.workspace, ...events });
   return { proc, conn };
 }

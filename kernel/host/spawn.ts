@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { execa, type ResultPromise } from 'execa';
 import type { PluginConfig } from './config.js';
@@ -17,16 +18,18 @@ export interface SpawnedPlugin {
 }
 
 export function pluginArgv(config: PluginConfig): [string, string[]] {
-  if (config.module) return [process.execPath, [config.module, ...config.args]];
+  // Absolute, because the process may start elsewhere than the kernel (its data directory).
+  if (config.module) return [process.execPath, [path.resolve(config.cwd ?? '.', config.module), ...config.args]];
   const [file, ...args] = config.command!;
   return [file!, [...args, ...config.args]];
 }
 
 /**
- * Spawns a plugin in its own process group (`detached`), with the allow-listed env only.
+ * Spawns a plugin in its own process group (`detached`), with the allow-listed env only, in
+ * `cwd` (the configured one, else its data directory: never the kernel's, often a workspace).
  * fd3 transport: stdio is [stdin, stdout, stderr, rpc]; stdio transport: the RPC is stdin/stdout.
  */
-export function spawnPlugin(config: PluginConfig, env: Record<string, string>): SpawnedPlugin {
+export function spawnPlugin(config: PluginConfig, env: Record<string, string>, cwd: string): SpawnedPlugin {
   const [file, args] = pluginArgv(config);
   const fd3 = config.transport === 'fd3';
   const child = execa(file, args, {
@@ -37,7 +40,7 @@ export function spawnPlugin(config: PluginConfig, env: Record<string, string>): 
     cleanup: false, // our exit hook kills the whole group instead
     buffer: false,
     reject: false,
-    cwd: config.cwd,
+    cwd,
     windowsHide: true,
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {

@@ -1,5 +1,6 @@
 import type { Contributions, PluginComponentStatus } from '../../protocol/index.js';
 import type { KernelErrorCode } from './errors.js';
+import type { ToolRejection } from './tool-screen.js';
 
 /** Lifecycle state of one plugin. `lazy`: known from its manifest, not started yet. */
 export type PluginLifecycleState = 'lazy' | 'starting' | 'ready' | 'restarting' | 'stopping' | 'failed' | 'stopped';
@@ -22,6 +23,8 @@ export interface PluginStatus {
   inflight: number;
   /** Number of contributed tools currently cached. */
   tools: number;
+  /** Tools the kernel refused from this plugin's latest list (bad name or schema, a name another plugin owns...), with the reason. */
+  rejectedTools: ToolRejection[];
   /** The plugin's own parts as it last reported them (e.g. each MCP server of the MCP bridge). */
   components?: readonly PluginComponentStatus[];
 }

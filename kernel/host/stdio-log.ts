@@ -1,7 +1,7 @@
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { LogLevel } from '../../protocol/index.js';
-import type { HostLogger } from './logger.js';
+import { LineSplitter } from './line-splitter.js';
+import type { PluginLogSink } from './plugin-log.js';
 
 const LEVEL_ALIASES: Record<string, LogLevel> = { warning: 'warn', err: 'error', fatal: 'error', critical: 'error', notice: 'info' };
 
@@ -21,16 +21,25 @@ function parseJsonLine(line: string): { level: LogLevel; message: string; data: 
 }
 
 /**
- * Forwards a plugin's output stream to the logger, one record per line, tagged `plugin:<id>`.
- * stderr lines default to `warn`, stdout lines to `info`; JSON lines carry their own level.
+ * Forwards a plugin's output stream to its log sink, one record per line (lines capped at the
+ * sink's byte limit). Lines default to `defaultLevel`; JSON lines carry their own level.
+ * Nothing the stream carries can throw out of the handler.
  */
-export function forwardLines(stream: Readable, pluginId: string, defaultLevel: LogLevel, logger: HostLogger): void {
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  const source = `plugin:${pluginId}`;
-  lines.on('line', (line) => {
-    if (line.length === 0) return;
-    const parsed = parseJsonLine(line);
-    logger(parsed ? { source, ...parsed } : { level: defaultLevel, source, message: line });
+export function forwardLines(stream: Readable, sink: PluginLogSink, defaultLevel: LogLevel): void {
+  const splitter = new LineSplitter(sink.limits.maxLineBytes, (line, truncated) => {
+    const parsed = truncated ? undefined : parseJsonLine(line);
+    if (parsed) sink.write(parsed.level, parsed.message, parsed.data);
+    else if (truncated) sink.write(defaultLevel, `${line}… (line cut at ${sink.limits.maxLineBytes} bytes)`);
+    else if (line.length > 0) sink.write(defaultLevel, line);
   });
+  const guard = (fn: () => void) => () => {
+    try {
+      fn();
+    } catch (error) {
+      sink.kernel('error', `could not forward this plugin's output: ${(error as Error)?.message ?? error}`);
+    }
+  };
+  stream.on('data', (chunk: Buffer | string) => guard(() => splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk))());
+  stream.on('end', guard(() => splitter.end()));
   stream.on('error', () => undefined); // EPIPE etc. after a crash; the exit handler reports it
 }

@@ -32,4 +32,4 @@ export class CrashWindow {
 }
 
 /** Errors that restarting cannot fix: the plugin is marked failed at once. */
-export const PERMANENT_START_ERRORS = new Set(['VERSION_MISMATCH', 'HANDSHAKE_FAILED', 'SPAWN_FAILED', 'INVALID_MANIFEST']);
+export const PERMANENT_START_ERRORS = new Set(['VERSION_MISMATCH', 'HANDSHAKE_FAILED', 'SPAWN_FAILED', 'INVALID_MANIFEST', 'PLUGIN_LOCATION_REFUSED']);

@@ -44,11 +44,13 @@ export function createToolLoopDetector(config?: ToolLoopDetectionConfig, now: ()
     },
     recordOutcome({ toolName, params, toolCallId, result, error }) {
       const outcome = hashToolOutcome(toolName, params, result, error);
-      if (!outcome.resultHash) return;
+      if (!outcome.resultHash && !outcome.outcomeKind) return;
       const argsHash = hashToolCall(toolName, params);
       const pending = findPending(records, toolName, argsHash, toolCallId);
-      if (pending) Object.assign(pending, outcome);
-      else records.push({ toolName, argsHash, toolCallId, timestamp: now(), ...outcome });
+      if (pending) {
+        Object.assign(pending, { unknownToolName: undefined, failureIdentityHash: undefined, ...outcome });
+        if (!outcome.noProgress) delete pending.noProgress;
+      } else records.push({ toolName, argsHash, toolCallId, timestamp: now(), ...outcome });
       trim();
     },
     history: () => records.map((record) => ({ ...record })),
@@ -59,7 +61,7 @@ function findPending(records: LoopHistoryRecord[], toolName: string, argsHash: s
   for (let i = records.length - 1; i >= 0; i -= 1) {
     const record = records[i];
     if (toolCallId && record.toolCallId !== toolCallId) continue;
-    if (record.toolName !== toolName || record.argsHash !== argsHash || record.resultHash !== undefined) continue;
+    if (record.toolName !== toolName || record.argsHash !== argsHash || record.resultHash !== undefined || record.outcomeKind !== undefined) continue;
     return record;
   }
   return undefined;

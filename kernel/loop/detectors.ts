@@ -1,14 +1,16 @@
+import { argumentChurnStreak } from './argument-churn.js';
 import type { ResolvedLoopDetectionConfig } from './config.js';
 import { hashToolCall, isKnownPollToolCall } from './hashing.js';
 import { noProgressStreak, pingPongStreak, unknownToolStreak, type LoopHistoryRecord } from './history.js';
 
-/** Names of the five detectors, in the order they are evaluated. */
+/** Names of the six detectors. */
 export type LoopDetectorKind =
   | 'unknown_tool_repeat'
   | 'global_circuit_breaker'
   | 'known_poll_no_progress'
   | 'ping_pong'
-  | 'generic_repeat';
+  | 'generic_repeat'
+  | 'argument_churn';
 
 /** The verdict for one prospective call. `critical` vetoes the call; `warning` is advice. */
 export type LoopCheckResult =
@@ -22,6 +24,8 @@ export type LoopCheckResult =
       /** Same key = same warning; hosts log a key once. */
       warningKey: string;
       pairedToolName?: string;
+      /** `argument_churn` when the run cycles through argument variants with one stable failing outcome. */
+      livenessSignal?: 'argument_churn';
     };
 
 type Stuck = Extract<LoopCheckResult, { stuck: true }>;
@@ -30,7 +34,12 @@ function stuck(level: Stuck['level'], detector: LoopDetectorKind, count: number,
   return { stuck: true, level, detector, count, message, warningKey };
 }
 
-/** Run the detectors in order; the first that fires decides. */
+/**
+ * Run the detectors in order; the first that fires decides: unknown tool, circuit breaker,
+ * polling (critical, warning), ping-pong (critical, warning), generic repeat (critical),
+ * argument churn (warning), generic repeat (warning). While the run churns, the poll and
+ * ping-pong warnings carry the `argument_churn` liveness signal too (as in the release).
+ */
 export function detectLoop(
   history: readonly LoopHistoryRecord[],
   toolName: string,
@@ -52,6 +61,10 @@ export function detectLoop(
       `global:${toolName}:${signature}`);
   }
   const poll = isKnownPollToolCall(toolName, params);
+  // Only a warning reads the churn; most calls end before one, so it is measured on demand.
+  let churnMemo: ReturnType<typeof argumentChurnStreak> | undefined;
+  const churn = () => (churnMemo ??= argumentChurnStreak(history, toolName, signature));
+  const liveness = () => (churn().count >= config.warningThreshold ? { livenessSignal: 'argument_churn' as const } : {});
   if (poll && config.detectors.knownPollNoProgress) {
     if (streak >= config.criticalThreshold) {
       return stuck('critical', 'known_poll_no_progress', streak,
@@ -59,9 +72,9 @@ export function detectLoop(
         `poll:${toolName}:${signature}`);
     }
     if (streak >= config.warningThreshold) {
-      return stuck('warning', 'known_poll_no_progress', streak,
+      return { ...stuck('warning', 'known_poll_no_progress', streak,
         `WARNING: ${toolName} has been called ${streak} times with identical arguments and no progress. Stop polling: either (1) wait longer between checks, or (2) report the task as failed if the process is stuck.`,
-        `poll:${toolName}:${signature}`);
+        `poll:${toolName}:${signature}`), ...liveness() };
     }
   }
   if (config.detectors.pingPong) {
@@ -75,7 +88,7 @@ export function detectLoop(
     if (pingPong.count >= config.warningThreshold) {
       return { ...stuck('warning', 'ping_pong', pingPong.count,
         `WARNING: you are alternating between the same tool-call patterns (${pingPong.count} consecutive calls). This looks like a ping-pong loop; stop retrying and report the task as failed.`,
-        key), pairedToolName: pingPong.pairedToolName };
+        key), pairedToolName: pingPong.pairedToolName, ...liveness() };
     }
   }
   if (!poll && config.detectors.genericRepeat) {
@@ -84,6 +97,15 @@ export function detectLoop(
         `CRITICAL: ${toolName} was called ${streak} times with identical arguments and identical outcomes. Execution is blocked to stop a runaway loop.`,
         `generic:${toolName}:${signature}`);
     }
+  }
+  const { count: churned, variantCount } = churn();
+  if (churned >= config.warningThreshold) {
+    // A warning only: the call runs, but the run is reported as stalled (liveness signal).
+    return { ...stuck('warning', 'argument_churn', churned,
+      `WARNING: ${toolName} made no progress ${churned} times across ${variantCount} argument variants, with the same outcome each time. Changing the arguments is not helping; stop and report what is blocking you.`,
+      `argument-churn:${toolName}`), livenessSignal: 'argument_churn' };
+  }
+  if (!poll && config.detectors.genericRepeat) {
     const repeats = history.filter((record) => record.argsHash === signature).length;
     if (repeats >= config.warningThreshold) {
       return stuck('warning', 'generic_repeat', repeats,

@@ -5,21 +5,78 @@ export interface LoopHistoryRecord {
   toolCallId?: string;
   timestamp: number;
   resultHash?: string;
+  /** The call made no progress whatever its arguments: it failed, or a `write` changed nothing. */
+  noProgress?: boolean;
+  /**
+   * `tool-loop-veto`: a call loop detection vetoed (no outcome, but it counts toward its call's
+   * no-progress streak); `terminal-exec-failure`: an exec that really failed (see exec-failure.ts).
+   */
+  outcomeKind?: 'tool-loop-veto' | 'terminal-exec-failure';
+  /** For a terminal exec failure: the failure without its volatile parts. */
+  failureIdentityHash?: string;
   unknownToolName?: string;
 }
 
-/** Newest→oldest count of same tool+args outcomes that equal the newest outcome. */
+/**
+ * Newest→oldest count of same tool+args outcomes that equal the newest outcome. Vetoed calls
+ * in between count too (the release's rule), so a critical block stays and keeps counting;
+ * with no outcome at all yet, the count is the vetoes alone. For `exec`, a run of commands
+ * that fail the same way counts as well, even when the command changes (`terminalFailureStreak`).
+ */
 export function noProgressStreak(history: readonly LoopHistoryRecord[], toolName: string, argsHash: string): number {
   let streak = 0;
   let newest: string | undefined;
+  let vetoes = 0;
   for (let i = history.length - 1; i >= 0; i -= 1) {
     const record = history[i];
-    if (record.toolName !== toolName || record.argsHash !== argsHash || !record.resultHash) continue;
+    if (record.toolName !== toolName || record.argsHash !== argsHash) continue;
+    if (record.outcomeKind === 'tool-loop-veto') {
+      vetoes += 1;
+      continue;
+    }
+    if (!record.resultHash) continue;
     if (newest === undefined) newest = record.resultHash;
     else if (record.resultHash !== newest) break;
-    streak += 1;
+    streak += vetoes + 1;
+    vetoes = 0;
   }
-  return streak;
+  const repeated = newest === undefined ? vetoes : streak;
+  return toolName === 'exec' ? Math.max(repeated, terminalFailureStreak(history, argsHash)) : repeated;
+}
+
+/**
+ * The newest uninterrupted run of `exec` calls that failed for real with one failure identity,
+ * whatever their commands: changing the command is not progress when it fails the same way.
+ * The run ends at another tool, at a call that did not fail that way, or where it goes back
+ * to the current command after having left it (that part is the plain repeat streak's).
+ */
+function terminalFailureStreak(history: readonly LoopHistoryRecord[], argsHash: string): number {
+  let streak = 0;
+  let newest: LoopHistoryRecord | undefined;
+  let leftCurrent = false;
+  let vetoes = 0;
+  for (let i = history.length - 1; i >= 0; i -= 1) {
+    const record = history[i];
+    if (record.toolName !== 'exec') break;
+    if (record.outcomeKind === 'tool-loop-veto') {
+      vetoes += 1;
+      continue;
+    }
+    if (!record.resultHash) continue;
+    if (record.outcomeKind !== 'terminal-exec-failure') break;
+    if (!newest) {
+      newest = record;
+      leftCurrent = record.argsHash !== argsHash;
+    } else {
+      if (leftCurrent && record.argsHash === argsHash) break;
+      if (record.argsHash !== argsHash) leftCurrent = true;
+      const sameFailure = record.failureIdentityHash !== undefined && record.failureIdentityHash === newest.failureIdentityHash;
+      if (record.resultHash !== newest.resultHash && !sameFailure) break;
+    }
+    streak += vetoes + 1;
+    vetoes = 0;
+  }
+  return newest ? streak : 0;
 }
 
 /** How many of the newest records of this tool failed on the same missing tool name. */

@@ -1,9 +1,15 @@
 import { isPlainObject } from './plain-object.js';
+import { execFailureIdentity, isTerminalExecFailure } from './exec-failure.js';
 import { digestValue, errorTextForHash, extractUnknownToolName, reducePlanForHash } from './hashing.js';
 
-/** What a finished call contributes to the history; no `resultHash` means "record nothing". */
+/** What a finished call contributes to the history; neither a hash nor a kind means "record nothing". */
 export interface OutcomeHash {
   resultHash?: string;
+  outcomeKind?: 'tool-loop-veto' | 'terminal-exec-failure';
+  /** For a terminal exec failure: the failure without its volatile parts, equal across changed commands. */
+  failureIdentityHash?: string;
+  /** No progress whatever the arguments (feeds the argument-churn detector). */
+  noProgress?: boolean;
   unknownToolName?: string;
 }
 
@@ -90,17 +96,23 @@ function hashProcessPoll(params: Record<string, unknown>, d: Record<string, unkn
 /** Hash a finished call's result or error so repeats with identical outcomes can be counted. */
 export function hashToolOutcome(toolName: string, params: unknown, result: unknown, error: unknown): OutcomeHash {
   if (error !== undefined) {
-    return { resultHash: `error:${digestValue(errorTextForHash(error))}`, unknownToolName: extractUnknownToolName(error) };
+    return { resultHash: `error:${digestValue(errorTextForHash(error))}`, noProgress: true, unknownToolName: extractUnknownToolName(error) };
   }
   if (!isPlainObject(result)) return { resultHash: result === undefined ? undefined : digestValue(result) };
   const details = isPlainObject(result.details) ? result.details : {};
-  // A loop veto leaves no trace, so a critical block cannot be "reset" by its own blocked result.
-  if (details.status === 'blocked' && details.deniedReason === 'tool-loop') return {};
+  // A loop veto has no outcome to compare, but it is recorded: it counts toward its call's streak.
+  if (details.status === 'blocked' && details.deniedReason === 'tool-loop') return { outcomeKind: 'tool-loop-veto' };
   const text = textOf(result);
   if (toolName === 'exec') {
     const execHash = hashExecOutcome(details, text);
+    const output = str(details.aggregated) || text;
+    if (execHash && isTerminalExecFailure(details, output)) {
+      return { resultHash: execHash, outcomeKind: 'terminal-exec-failure', failureIdentityHash: execFailureIdentity(details, output) };
+    }
     if (execHash) return { resultHash: execHash };
   }
+  // A write that changed nothing is the same non-event whatever was written (the release's rule).
+  if (toolName === 'write' && details.changed === false) return { resultHash: digestValue({ status: 'unchanged' }), noProgress: true };
   if (toolName === 'process' && isPlainObject(params)) {
     const pollHash = hashProcessPoll(params, details, text);
     if (pollHash) return { resultHash: pollHash };

@@ -7,15 +7,12 @@
  * kernel's environment into the bridge's, and the bridge's deadlines are raised to fit the
  * servers' own.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { buildSafeMcpServerNames, createMcpServerToolDenyMatcher } from '../../sdk/policy/index.js';
 import type { McpConfig } from '../../protocol/v1/mcp-config.js';
 import type { AgentConfig, PincerConfig, PluginConfig } from '../config/schema.js';
-import { bundledPluginModule } from '../config/defaults.js';
+import { bundledPluginEntry } from '../config/defaults.js';
 
 export const MCP_BRIDGE_PLUGIN_ID = 'mcp-bridge';
-const DATA_DIR_ENV = 'PINCER_PLUGIN_DATA_DIR';
 /** The bridge answers a little after its own deadline, so its explanation is what the caller reads. */
 const DEADLINE_MARGIN_MS = 5_000;
 
@@ -39,13 +36,12 @@ export function deniedMcpServers(config: PincerConfig, pluginId = config.mcp?.pl
   return names.filter((name) => matchers.every((denies) => denies(safe.get(name)!)));
 }
 
-/** `$PINCER_STATE_DIR/plugins/<id>` (default `~/.pincer/state`), as every plugin's data directory. */
-export function pluginDataDir(pluginId: string, env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.PINCER_STATE_DIR || join(homedir(), '.pincer', 'state'), 'plugins', pluginId);
-}
-
-/** The plugin list with the bridge's entry added (or completed) for the `mcp` block; unchanged without one. */
-export function withMcpBridge(config: PincerConfig, env: NodeJS.ProcessEnv = process.env): PluginConfig[] {
+/**
+ * The plugin list with the bridge's entry added (or completed) for the `mcp` block; unchanged
+ * without one. `workspaces` decide whether the bundled bridge may run from inside one (a Pincer checkout).
+ */
+export function withMcpBridge(config: PincerConfig, options: { env?: NodeJS.ProcessEnv; workspaces?: readonly string[] } = {}): PluginConfig[] {
+  const env = options.env ?? process.env;
   const plugins = config.plugins ?? [];
   const mcp = config.mcp;
   if (!mcp || Object.keys(mcp.servers).length === 0) return [...plugins];
@@ -56,7 +52,7 @@ export function withMcpBridge(config: PincerConfig, env: NodeJS.ProcessEnv = pro
   const allowed = names.filter((name) => !denied.has(name));
   const servers = Object.fromEntries(allowed.map((name) => [name, mcp.servers[name]]));
   const entry: PluginConfig = {
-    ...(existing ?? { id: pluginId, module: bundledPluginModule(MCP_BRIDGE_PLUGIN_ID) }),
+    ...(existing ?? { id: pluginId, ...bundledPluginEntry(MCP_BRIDGE_PLUGIN_ID, options.workspaces ?? []) }),
     settings: {
       ...existing?.settings,
       servers,
@@ -65,7 +61,7 @@ export function withMcpBridge(config: PincerConfig, env: NodeJS.ProcessEnv = pro
       ...(mcp.pinning ? { pinning: mcp.pinning } : {}),
       ...(mcp.maxToolsPerServer ? { maxToolsPerServer: mcp.maxToolsPerServer } : {}),
     },
-    env: { [DATA_DIR_ENV]: pluginDataDir(pluginId, env), ...copiedEnv(Object.values(servers), env), ...existing?.env },
+    env: { ...copiedEnv(Object.values(servers), env), ...existing?.env },
     timeouts: fittedTimeouts(existing?.timeouts, Object.values(servers)),
   };
   return existing ? plugins.map((plugin) => (plugin === existing ? entry : plugin)) : [...plugins, entry];

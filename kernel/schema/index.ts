@@ -1,4 +1,6 @@
-export { normalizeToolSchema, normalizeSchemaUncached, MAX_CACHED_VARIANTS } from './normalize.js';
+export { normalizeToolSchema, normalizeSchemaUncached, assertSchemaWithinLimits, MAX_CACHED_VARIANTS } from './normalize.js';
+export { DEFAULT_SCHEMA_LIMITS, SchemaBudget, SchemaLimitError, measureJson } from './bounds.js';
+export type { SchemaLimits } from './bounds.js';
 export { schemaProviderFamily, schemaTargetKey } from './provider.js';
 export type { SchemaTarget, SchemaProviderFamily } from './provider.js';
 export { inlineLocalRefs } from './inline-refs.js';

@@ -1,4 +1,5 @@
 import { deepFreeze } from '../gate/params.js';
+import { DEFAULT_SCHEMA_LIMITS, SchemaBudget, measureJson } from './bounds.js';
 import type { JSONSchema } from '../gate/types.js';
 import { ensureArrayItems } from './array-items.js';
 import { cleanSchemaForGemini, stripKeywords } from './gemini.js';
@@ -17,6 +18,8 @@ const cache = new WeakMap<object, Map<string, JSONSchema>>();
  * The pipeline of SPEC §9.2: inline local refs → OpenAPI cleanup → root shaping → array
  * items → provider cleaning (Gemini strips and converts; OpenAI needs only the object root
  * of step 3; Anthropic gets no extra cleaning). Pure; see `normalizeToolSchema` for the cache.
+ * Inlining runs within the default schema limits (SchemaLimitError past them); the later
+ * steps walk its output, so they are bounded too.
  */
 export function normalizeSchemaUncached(schema: unknown, target: SchemaTarget = {}): JSONSchema {
   let out: JSONSchema = isPlainObject(schema) ? inlineLocalRefs(schema) : {};
@@ -43,4 +46,19 @@ export function normalizeToolSchema(schema: unknown, target: SchemaTarget = {}):
   if (variants.size >= MAX_CACHED_VARIANTS) variants.delete(variants.keys().next().value as string);
   variants.set(key, normalized);
   return normalized;
+}
+
+/**
+ * Checks a schema a plugin sent against the limits, as received and as normalization would
+ * expand it; throws SchemaLimitError naming the limit. What passes normalizes within the limits.
+ * Returns the number of nodes inlining builds (what one normalized copy costs).
+ */
+export function assertSchemaWithinLimits(schema: unknown, maxNodes = DEFAULT_SCHEMA_LIMITS.maxNodes): number {
+  // A smaller node limit may be asked for (a caller's remaining budget), never a larger one.
+  const limits = { ...DEFAULT_SCHEMA_LIMITS, maxNodes: Math.min(maxNodes, DEFAULT_SCHEMA_LIMITS.maxNodes) };
+  measureJson(schema, new SchemaBudget(limits));
+  if (!isPlainObject(schema)) return 1;
+  const budget = new SchemaBudget(limits);
+  inlineLocalRefs(schema, budget);
+  return budget.used;
 }

@@ -6,7 +6,7 @@
  * search found them.
  */
 import { normalizeToolPolicyName } from '../../sdk/policy/index.js';
-import type { KernelTool, ToolResult } from '../gate/index.js';
+import type { KernelTool } from '../gate/index.js';
 import { DEFAULT_MAX_DEFINITION_CHARS, DEFAULT_MAX_LISTED_TOOLS, type ToolSearchConfig } from './config.js';
 import { ToolIndex } from './rank.js';
 import { createToolSearchTool, TOOL_SEARCH_NAME } from './search-tool.js';
@@ -16,8 +16,8 @@ export interface ToolSearchPlan {
   all: KernelTool[];
   /** What the model is shown now (grows as searches find tools). */
   listed(): KernelTool[];
-  /** A refusal for a deferred tool not found yet; undefined when the call may go ahead. */
-  refusal(name: string): ToolResult | undefined;
+  /** Why a deferred tool not found yet cannot be called; undefined when the call may go ahead. */
+  notLoaded(name: string): string | undefined;
 }
 
 /** Definition sizes, cached by schema object (normalized schemas are cached, so the same object recurs). */
@@ -67,11 +67,10 @@ export function planToolSearch(tools: readonly KernelTool[], config: ToolSearchC
       }
       return listed!;
     },
-    refusal(name) {
+    notLoaded(name) {
       const tool = deferred.find((t) => normalizeToolPolicyName(t.name) === normalizeToolPolicyName(name));
       if (!tool || discovered.has(tool.name)) return undefined;
-      const text = `Tool "${tool.name}" is available but not loaded yet: call ${TOOL_SEARCH_NAME} to find it (its definition comes back in the result), then call it.`;
-      return { content: [{ type: 'text', text }], details: { status: 'error', tool: tool.name, error: text, deferred: true }, isError: true };
+      return `Tool "${tool.name}" is available but not loaded yet: call ${TOOL_SEARCH_NAME} to find it (its definition comes back in the result), then call it.`;
     },
   };
 }

@@ -10,10 +10,11 @@
  * because background runs (`exec` with `background: true`) outlive their call; a plugin
  * that served a session could have kept whatever it wanted from it anyway.
  */
-import { SANDBOX_METHODS, SandboxPrepare } from '../../protocol/index.js';
+import { SANDBOX_METHODS, SANDBOX_RUN_METHODS, SandboxPrepare, type ExecRunOperation } from '../../protocol/index.js';
 import { WORKSPACE_ERROR_CODES, type WorkspaceErrorCode, type WorkspaceOperation } from '../../protocol/index.js';
 import type { PluginHost } from '../host/index.js';
 import { resolveBackendPlugin } from './backends.js';
+import { backendRequestDeadline } from './deadlines.js';
 import { WorkspaceRoutingError } from './errors.js';
 import { SessionHandles } from './session-handles.js';
 
@@ -38,6 +39,8 @@ interface Session {
   /** Backend plugin, resolved on the first workspace request (a call that never touches the workspace needs none). */
   pluginId?: string;
   prepared?: Promise<unknown>;
+  /** The backend process the session was prepared in: a restarted backend knows no sessions. */
+  preparedIn?: number;
 }
 
 /** A tool call bound to its session: the handle to put in the call's context, and the unbind. */
@@ -109,10 +112,12 @@ export class WorkspaceRouter {
     return [handle, session];
   }
 
-  async handle(pluginId: string, named: string | undefined, method: WorkspaceOperation, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+  async handle(pluginId: string, named: string | undefined, method: WorkspaceOperation | ExecRunOperation, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     const [handle, session] = this.#sessionFor(pluginId, named);
     const { placement } = session;
     const backendPlugin = (session.pluginId ??= resolveBackendPlugin(this.#host.contributions(), placement));
+    const backendPid = () => this.#host.pluginStatus(backendPlugin).pid;
+    if (session.preparedIn !== undefined && session.preparedIn !== backendPid()) session.prepared = session.preparedIn = undefined;
     session.prepared ??= this.#host
       .invokeBackend(backendPlugin, SandboxPrepare, {
         session: handle,
@@ -122,6 +127,9 @@ export class WorkspaceRouter {
         protectedPaths: placement.protectedPaths ? [...placement.protectedPaths] : undefined,
         config: placement.backendConfig,
       })
+      .then(() => {
+        session.preparedIn = backendPid();
+      })
       .catch((error: unknown) => {
         // A failed prepare is retried by the next request instead of being cached forever.
         session.prepared = undefined;
@@ -130,8 +138,11 @@ export class WorkspaceRouter {
       });
     await session.prepared;
     const { sessionKey: _ignored, ...rest } = params;
+    const descriptor = method in SANDBOX_METHODS ? SANDBOX_METHODS[method as WorkspaceOperation] : SANDBOX_RUN_METHODS[method as ExecRunOperation];
+    // The plugin's cancellation reaches the backend (which kills the command), and a long exec gets its own deadline.
+    const opts = { signal, timeoutMs: backendRequestDeadline(method, rest) };
     try {
-      return await this.#host.invokeBackend(backendPlugin, SANDBOX_METHODS[method], { ...rest, session: handle } as never, { signal });
+      return await this.#host.invokeBackend(backendPlugin, descriptor, { ...rest, session: handle } as never, opts);
     } catch (error) {
       throw keepWorkspaceCode(error);
     }

@@ -6,7 +6,9 @@
 /** Escaped preview of raw bytes: control characters visible, length capped. */
 export function previewBytes(bytes: Uint8Array, max = 120): string {
   const text = Buffer.from(bytes.subarray(0, max)).toString('utf8');
-  return JSON.stringify(text) + (bytes.length > max ? ` …(+${bytes.length - max} bytes)` : '');
+  // JSON escapes C0 controls; C1 controls, bidi overrides and line separators would still reach a terminal raw.
+  const escaped = JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escaped + (bytes.length > max ? ` …(+${bytes.length - max} bytes)` : '');
 }
 
 /** A line on the RPC channel that is not a JSON-RPC message. @since 1 */

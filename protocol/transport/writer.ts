@@ -23,7 +23,13 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   }
 
   write(msg: Message): Promise<void> {
-    let text = JSON.stringify(msg) + '\n';
+    let text: string;
+    try {
+      text = JSON.stringify(msg) + '\n';
+    } catch (error) {
+      // Too deep or cyclic: the message is at fault, not the channel (which stays usable).
+      return Promise.reject(new Error(`Unserializable: a message to ${this.options.peer} cannot be serialized: ${(error as Error)?.message ?? error}`));
+    }
     const size = Buffer.byteLength(text);
     if (size > this.options.maxMessageBytes) {
       const error = new MessageTooLargeError(this.options.peer, size, this.options.maxMessageBytes, 'outgoing');

@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import { defineRequest } from '../define.js';
+import { ChannelContribution } from './channels.js';
 import { HookContribution } from './hooks.js';
+import { NodeContribution } from './nodes.js';
 import { SandboxBackendContribution } from './sandbox.js';
 import { SkillSourceContribution } from './skills.js';
 import { ToolContribution } from './tools.js';
 
+/** An id or version: printable, no spaces or control characters, at most 64 characters. @since 1 */
+const Label = z.string().regex(/^[\x21-\x7e]{1,64}$/, 'must be 1-64 printable ASCII characters without spaces');
+
 /** Name and semver of a peer. @since 1 */
-export const PeerInfo = z.object({ name: z.string().min(1), version: z.string().min(1) });
+export const PeerInfo = z.object({ name: Label, version: Label });
 export type PeerInfo = z.infer<typeof PeerInfo>;
 
 /**
@@ -25,9 +30,9 @@ export type KernelCapabilities = z.infer<typeof KernelCapabilities>;
 
 /** What a plugin declares about itself. Loose for the same reason. @since 1 */
 export const PluginCapabilities = z.looseObject({
-  /** The plugin may send `tools/listChanged`. */
+  /** The plugin may send `tools/listChanged`; without it the kernel ignores them. */
   toolsListChanged: z.boolean().optional(),
-  /** The plugin honours `$/cancelRequest`. */
+  /** The plugin honours `$/cancelRequest` (informational: the kernel sends it either way). */
   cancellation: z.boolean().optional(),
   /** The plugin sends `$/progress` when given a progress token. */
   progress: z.boolean().optional(),
@@ -40,6 +45,10 @@ export const Contributions = z.object({
   sandboxBackends: z.array(SandboxBackendContribution).default([]),
   skillSources: z.array(SkillSourceContribution).default([]),
   hooks: z.array(HookContribution).default([]),
+  /** Message channels and the vocabulary subset each supports. @since 1 */
+  channels: z.array(ChannelContribution).default([]),
+  /** Paired devices and their commands. @since 1 */
+  nodes: z.array(NodeContribution).default([]),
 });
 export type Contributions = z.output<typeof Contributions>;
 export type ContributionsInput = z.input<typeof Contributions>;
@@ -59,7 +68,7 @@ export type HandshakeParams = z.infer<typeof HandshakeParams>;
 export const HandshakeResult = z.object({
   /** One of the offered `protocolVersions`; the kernel re-checks. */
   protocolVersion: z.number().int().positive(),
-  plugin: z.object({ id: z.string().min(1), version: z.string().min(1) }),
+  plugin: z.object({ id: Label, version: Label }),
   capabilities: PluginCapabilities.default({}),
   contributes: Contributions,
 });

@@ -22,6 +22,7 @@ export const HookContribution = z.object({
   priority: z.number().int().optional(),
   /** Tool names (or globs) the hook applies to; missing = all tools. */
   tools: z.array(z.string()).optional(),
+  /** Deadline of one call; it can only shorten the operator's `hookMs`, never lengthen it. */
   timeoutMs: z.number().int().positive().optional(),
 });
 export type HookContribution = z.infer<typeof HookContribution>;

@@ -13,6 +13,17 @@ export const Shutdown = defineRequest('$/shutdown', z.object({ reason: z.string(
   doc: 'Asks the plugin to stop. Answer, then exit once the pipe closes. Grace, then SIGTERM, grace, then SIGKILL of the process group follow.',
 });
 
+/**
+ * Kernel → plugin liveness probe, sent after a call missed its deadline. Any answer counts,
+ * even MethodNotFound from a plugin that predates it; no answer gets the plugin restarted.
+ * @since 1
+ */
+export const Ping = defineRequest('$/ping', z.object({}), z.null(), {
+  direction: 'kernel-to-plugin',
+  since: 1,
+  doc: 'Liveness probe after a missed deadline. Answer at once (null); an error answer counts as alive too. No answer within the ping deadline restarts the plugin.',
+});
+
 /** @since 1 */
 export const LogLevel = z.enum(['trace', 'debug', 'info', 'warn', 'error']);
 export type LogLevel = z.infer<typeof LogLevel>;

@@ -1,8 +1,11 @@
 import type { AnyDescriptor } from '../define.js';
+import { ChannelAction } from './channels.js';
 import { Handshake } from './handshake.js';
 import { PluginStatusChanged } from './plugin-status.js';
 import { HookAfterToolCall, HookBeforeToolCall } from './hooks.js';
-import { CancelRequest, Log, ProgressNotification, Shutdown } from './lifecycle.js';
+import { SANDBOX_RUN_METHODS, WORKSPACE_RUN_METHODS } from './exec-runs.js';
+import { NodeInvoke } from './nodes.js';
+import { CancelRequest, Log, Ping, ProgressNotification, Shutdown } from './lifecycle.js';
 import { SANDBOX_METHODS, SandboxPrepare, SandboxRelease } from './sandbox.js';
 import { SkillsList, SkillsListChanged } from './skills.js';
 import { ToolInvoke, ToolProgress, ToolsListChanged } from './tools.js';
@@ -16,6 +19,7 @@ import { WORKSPACE_METHODS } from './workspace.js';
 export const PROTOCOL_V1_METHODS: readonly AnyDescriptor[] = Object.freeze([
   Handshake,
   Shutdown,
+  Ping,
   CancelRequest,
   ProgressNotification,
   Log,
@@ -28,7 +32,11 @@ export const PROTOCOL_V1_METHODS: readonly AnyDescriptor[] = Object.freeze([
   SandboxPrepare,
   SandboxRelease,
   ...Object.values(SANDBOX_METHODS),
+  ...Object.values(WORKSPACE_RUN_METHODS),
+  ...Object.values(SANDBOX_RUN_METHODS),
   SkillsList,
   SkillsListChanged,
   PluginStatusChanged,
+  ChannelAction,
+  NodeInvoke,
 ] as AnyDescriptor[]);

@@ -2,20 +2,31 @@ import { z } from 'zod';
 import { defineNotification, defineProgress, defineRequest } from '../define.js';
 import { ToolMetadataFields, ToolResultContentBlocks } from './tool-metadata.js';
 
+/**
+ * What a tool name (and a family, and an alias) may be: letters, digits, `_`, `.` and `-`, 1 to 64
+ * characters. Names reach terminals, logs and model APIs; nothing else is needed to name a tool.
+ * @since 1
+ */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+/** Longest tool description the kernel accepts. @since 1 */
+export const MAX_TOOL_DESCRIPTION_CHARS = 16 * 1024;
+
+const ToolName = z.string().regex(TOOL_NAME_PATTERN, 'must match ^[A-Za-z0-9_.-]{1,64}$');
+
 /** A tool a plugin contributes. @since 1 */
 export const ToolContribution = z.object({
   /** Name the model calls; unique across the kernel. */
-  name: z.string().min(1).max(128),
-  description: z.string(),
+  name: ToolName,
+  description: z.string().max(MAX_TOOL_DESCRIPTION_CHARS),
   /** JSON Schema (draft 2020-12 subset) of the tool's arguments object. */
   inputSchema: z.record(z.string(), z.unknown()),
   /** Tool family used by policy and assembly (e.g. `fs`, `shell`, `web`). */
-  family: z.string().min(1),
+  family: ToolName,
   /** Other names policy lists may use for this tool. */
-  aliases: z.array(z.string()).optional(),
+  aliases: z.array(ToolName).max(16).optional(),
   /** Whether the model may run this tool in parallel with others. */
   executionMode: z.enum(['parallel', 'sequential']).optional(),
-  /** Per-tool default deadline; the kernel's default applies otherwise. */
+  /** Per-tool idle deadline; it can only shorten the operator's `callMs`, never lengthen it. */
   timeoutMs: z.number().int().positive().optional(),
   ...ToolMetadataFields,
 });

@@ -21,6 +21,12 @@ export const TRANSPORT_ENV = 'PINCER_TRANSPORT';
 export const KERNEL_PID_ENV = 'PINCER_KERNEL_PID';
 /** Env var carrying the plugin id the kernel configured. @since 1 */
 export const PLUGIN_ID_ENV = 'PINCER_PLUGIN_ID';
+/**
+ * Env var naming the plugin's private data directory (owner-only, one per plugin id, created by
+ * the kernel before the plugin starts). Without it (tests, hand starts) use a private temp dir.
+ * @since 1
+ */
+export const PLUGIN_DATA_DIR_ENV = 'PINCER_PLUGIN_DATA_DIR';
 /** File descriptor carrying the RPC in the `fd3` transport. @since 1 */
 export const RPC_FD = 3;
 /** Default cap on one framed message, in bytes (8 MiB). @since 1 */

@@ -1,3 +1,5 @@
+import type { ExecRunService } from './exec-run-types.js';
+
 /**
  * The workspace service: the only way a tool plugin touches files or runs commands.
  * The kernel routes each call to the session's sandbox backend (local, docker, ssh, ...),
@@ -77,6 +79,10 @@ export interface WorkspaceWriteOptions {
 }
 
 export interface WorkspaceExecOptions {
+  /**
+   * Working directory: a workspace path (relative, or `/workspace/...`), or an absolute path
+   * as commands see it there (what `pwd` printed: a host path on `local`). Same admission as a file.
+   */
   cwd?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
@@ -85,18 +91,34 @@ export interface WorkspaceExecOptions {
   stdin?: string;
 }
 
+/**
+ * One stretch of a command's output, in the order the backend received it: a run of one
+ * stream, or the place where output past the cap was dropped (the head and the tail are kept).
+ * @since 1
+ */
+export type ExecOutputSegment = { stream: 'stdout' | 'stderr'; text: string } | { stream: 'omitted'; bytes: number };
+
 export interface WorkspaceExecResult {
   exitCode: number | null;
   signal: string | null;
+  /** The kept stdout (with `output`, the same text in arrival order beside stderr). */
   stdout: string;
   stderr: string;
   timedOut: boolean;
   truncated: boolean;
   durationMs: number;
+  /** stdout and stderr interleaved in arrival order, with the dropped middle marked. @since 1 */
+  output?: ExecOutputSegment[];
+  /** Processes the command left running in its group (`&`, `nohup`) were killed when it exited. @since 1 */
+  strayProcessesKilled?: boolean;
+  /** The working directory as the command saw it (a host path on `local`). @since 1 */
+  cwd?: string;
 }
 
 /** What every sandbox backend serves, and what tool plugins call through the kernel. */
 export interface WorkspaceService {
+  /** Commands the backend runs detached from any call (background runs), when it offers them. @since 1 */
+  readonly runs?: ExecRunService;
   read(path: string, options?: WorkspaceReadOptions, signal?: AbortSignal): Promise<WorkspaceReadResult>;
   write(path: string, content: string, options?: WorkspaceWriteOptions, signal?: AbortSignal): Promise<{ path: string; bytes: number }>;
   stat(path: string, signal?: AbortSignal): Promise<WorkspaceStat>;

@@ -55,6 +55,11 @@ export const WorkspaceExecOptionsSchema = z.object({
   stdin: z.string().optional(),
 });
 /** @since 1 */
+export const ExecOutputSegmentSchema = z.discriminatedUnion('stream', [
+  z.object({ stream: z.enum(['stdout', 'stderr']), text: z.string() }),
+  z.object({ stream: z.literal('omitted'), bytes: z.number().int().nonnegative() }),
+]);
+/** @since 1 */
 export const WorkspaceExecResultSchema = z.object({
   exitCode: z.number().int().nullable(),
   signal: z.string().nullable(),
@@ -63,6 +68,9 @@ export const WorkspaceExecResultSchema = z.object({
   timedOut: z.boolean(),
   truncated: z.boolean(),
   durationMs: z.number(),
+  output: z.array(ExecOutputSegmentSchema).optional(),
+  strayProcessesKilled: z.boolean().optional(),
+  cwd: z.string().optional(),
 });
 const Recursive = z.object({ recursive: z.boolean().optional() });
 
@@ -133,4 +141,5 @@ export type _WorkspaceDrift = [
   Check<Same<z.infer<typeof WorkspaceWriteOptionsSchema>, T.WorkspaceWriteOptions>>,
   Check<Same<z.infer<typeof WorkspaceExecOptionsSchema>, T.WorkspaceExecOptions>>,
   Check<Same<z.infer<typeof WorkspaceExecResultSchema>, T.WorkspaceExecResult>>,
+  Check<Same<z.infer<typeof ExecOutputSegmentSchema>, T.ExecOutputSegment>>,
 ];

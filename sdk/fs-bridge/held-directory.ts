@@ -56,6 +56,24 @@ export class HeldDirectory {
     return root;
   }
 
+  /** The directory at `hostPath` if it can be opened and /proc names it by that very path; else null. */
+  static openVerifiedOrNull(hostPath: string, input: string): HeldDirectory | null {
+    let fd: number;
+    try {
+      fd = openSync(hostPath, DIRECTORY_FLAGS);
+    } catch {
+      return null;
+    }
+    const held = new HeldDirectory(fd, hostPath, input);
+    try {
+      if (readlinkSync(`${PROC_FD}/${fd}`) === hostPath) return held;
+    } catch {
+      // fall through: the caller walks component by component
+    }
+    held.close();
+    return null;
+  }
+
   /** The directory itself as a path (`/proc/self/fd/N`), for listing it. */
   get self(): string {
     return CAN_ADDRESS_BY_FD ? `${PROC_FD}/${this.fd}` : this.hostPath;
@@ -111,11 +129,18 @@ export class HeldDirectory {
 }
 
 /**
- * Walk from a mount root down `segments` (canonical, symlink-free names), holding each
- * directory open and opening the next one relative to it. A symlink met on the way was
- * swapped in after the check, and is refused.
+ * Hold the directory `segments` (canonical, symlink-free names) below a mount root. Fast
+ * path on Linux: open it by its full path and accept the fd only if /proc names it by
+ * exactly that path (so no symlink was on the way). Otherwise (missing directories to
+ * create, a failed check, no /proc) walk from the root, holding each directory open and
+ * opening the next one relative to it; a symlink met on the way was swapped in after the
+ * check, and is refused.
  */
 export function openDirectoryChain(hostRoot: string, segments: readonly string[], options: { create?: boolean; input: string }): HeldDirectory {
+  if (CAN_ADDRESS_BY_FD && segments.length > 0) {
+    const direct = HeldDirectory.openVerifiedOrNull(path.join(hostRoot, ...segments), options.input);
+    if (direct !== null) return direct;
+  }
   let current = HeldDirectory.openRoot(hostRoot, options.input);
   for (const name of segments) {
     try {

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import { constants, fstatSync, lstatSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import type { WorkspaceDirEntry, WorkspaceStat } from '../../protocol/v1/workspace-types.js';
 import { replaceFileAt } from './atomic-write.js';

@@ -46,7 +46,7 @@ export interface AdmitOptions {
 export class PathGuard {
   readonly #mappings: readonly PathMapping[];
   readonly #cwd: string | undefined;
-  #pinned: Promise<PathMapping[]> | undefined;
+  #pinned: Promise<{ roots: PathMapping[]; protectedPaths: string[] }> | undefined;
 
   /** @throws ProtectedPathSyntaxError for a protected path that is not workspace-relative. */
   constructor(mappings: readonly PathMapping[], options: { cwd?: string } = {}) {
@@ -60,12 +60,28 @@ export class PathGuard {
     return this.#mappings;
   }
 
-  /** Host roots canonicalized once; later symlink games on a root itself cannot move the mount. */
-  #pinnedRoots(): Promise<PathMapping[]> {
-    this.#pinned ??= Promise.all(
-      this.#mappings.map(async (m) => ({ ...m, hostRoot: (await canonicalizeHostPath(m.hostRoot)).canonical })),
-    );
+  /**
+   * Host roots canonicalized once; later symlink games on a root itself cannot move the
+   * mount. Protected paths become absolute host paths, as written and canonicalized.
+   */
+  #pins(): Promise<{ roots: PathMapping[]; protectedPaths: string[] }> {
+    this.#pinned ??= (async () => {
+      const roots = await Promise.all(this.#mappings.map(async (m) => ({ ...m, hostRoot: (await canonicalizeHostPath(m.hostRoot)).canonical })));
+      const protectedPaths = new Set<string>();
+      for (const root of roots) {
+        for (const p of root.protectedPaths ?? []) {
+          const written = path.join(root.hostRoot, p);
+          protectedPaths.add(written);
+          protectedPaths.add(await canonicalizeHostPath(written).then((c) => c.canonical, () => written));
+        }
+      }
+      return { roots, protectedPaths: [...protectedPaths] };
+    })();
     return this.#pinned;
+  }
+
+  #pinnedRoots(): Promise<PathMapping[]> {
+    return this.#pins().then((pins) => pins.roots);
   }
 
   async admit(input: string, options: AdmitOptions = {}): Promise<GuardedPath> {
@@ -93,7 +109,7 @@ export class PathGuard {
     }
     const segments = found.relative === '' ? [] : found.relative.split(path.sep);
     if (write) {
-      const relation = protectedRelation(mapping.protectedPaths ?? [], segments.join('/'));
+      const relation = protectedRelation((await this.#pins()).protectedPaths, resolved.canonical);
       if (relation === 'inside' || (relation === 'ancestor' && options.detaches === true)) {
         const alias = found.containerPath === mapped.containerPath ? '' : ` (it resolves to ${found.containerPath})`;
         throw new WorkspaceError('PROTECTED_PATH', `Path is protected; tools cannot change it: ${input}${alias}`, { path: input });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Contributions, ToolContribution } from '../../protocol/index.js';
+import type { ContributionsInput, ToolContribution } from '../../protocol/index.js';
 import type { PluginDefinition, ToolDefinition } from './types.js';
 
 /** Declares a plugin; checks it eagerly so a mistake fails at load, not at the first call. @since 1 */
@@ -32,8 +32,8 @@ export function toolContribution(tool: ToolDefinition<any>, defaultFamily: strin
   return { ...rest, family: tool.family ?? defaultFamily, inputSchema };
 }
 
-/** What the plugin answers in the handshake's `contributes`. */
-export function pluginContributions(plugin: PluginDefinition): Contributions {
+/** What the plugin answers in the handshake's `contributes` (lists added after v1.0 only when non-empty). */
+export function pluginContributions(plugin: PluginDefinition): ContributionsInput {
   const family = plugin.family ?? plugin.id;
   const hooks = Object.entries(plugin.hooks ?? {}).flatMap(([name, h]) =>
     h ? [{ name: name as 'before_tool_call' | 'after_tool_call', priority: h.priority, tools: h.tools, timeoutMs: h.timeoutMs }] : [],
@@ -43,5 +43,7 @@ export function pluginContributions(plugin: PluginDefinition): Contributions {
     sandboxBackends: (plugin.sandboxBackends ?? []).map((b) => ({ id: b.id, capabilities: Object.keys(b.operations) })),
     skillSources: (plugin.skillSources ?? []).map((s) => ({ label: s.label, rank: s.rank })),
     hooks,
+    ...(plugin.channels?.length ? { channels: plugin.channels.map((c) => ({ id: c.id, actions: [...c.actions], ...(c.description ? { description: c.description } : {}) })) } : {}),
+    ...(plugin.nodes?.length ? { nodes: plugin.nodes.map((n) => ({ id: n.id, ...(n.name ? { name: n.name } : {}), ...(n.platform ? { platform: n.platform } : {}), commands: Object.keys(n.commands) })) } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { ProtocolErrorCodes, type ProtocolErrorData, type WorkspaceErrorCode } from '../../protocol/index.js';
+import { ProtocolErrorCodes, type NodeErrorCode, type ProtocolErrorData, type WorkspaceErrorCode } from '../../protocol/index.js';
 
 /**
  * An error a plugin handler throws to choose the wire code and data itself.
@@ -34,5 +34,17 @@ export class CancelledError extends PluginError {
   override readonly name = 'CancelledError';
   constructor(message = 'the request was cancelled') {
     super(ProtocolErrorCodes.RequestCancelled, message);
+  }
+}
+
+/** A node command failed; `NODE_DISCONNECTED` when the device went away mid-command. @since 1 */
+export class NodeError extends PluginError {
+  override readonly name = 'NodeError';
+  constructor(
+    readonly nodeCode: NodeErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(ProtocolErrorCodes.ToolFailed, message, { detail: { node: nodeCode } }, options);
   }
 }

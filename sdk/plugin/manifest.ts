@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION, type Contributions } from '../../protocol/index.js';
+import { PROTOCOL_VERSION, type ContributionsInput } from '../../protocol/index.js';
 import { pluginContributions } from './define.js';
 import type { PluginDefinition } from './types.js';
 
@@ -7,7 +7,7 @@ export interface PluginManifestFile {
   id: string;
   version: string;
   protocolVersion: number;
-  contributes: Contributions;
+  contributes: ContributionsInput;
 }
 
 /**

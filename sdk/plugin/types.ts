@@ -4,7 +4,12 @@ import type {
   BeforeToolCallEvent,
   BeforeToolCallResult,
   CallContext,
+  EXEC_RUN_OPERATIONS,
+  ExecRunOperation,
+  ChannelActionParams,
+  ChannelActionResult,
   LogLevel,
+  NodeInvokeParams,
   SandboxPrepareParams,
   SandboxPrepareResult,
   SkillsListResult,
@@ -69,9 +74,14 @@ export interface PluginHooks {
 type OpParams<K extends WorkspaceOperation> = z.output<(typeof WORKSPACE_OPERATIONS)[K]['params']>;
 type OpResult<K extends WorkspaceOperation> = z.input<(typeof WORKSPACE_OPERATIONS)[K]['result']>;
 
-/** Handlers of a sandbox backend; its capabilities are the operations it defines. @since 1 */
+type RunParams<K extends ExecRunOperation> = z.output<(typeof EXEC_RUN_OPERATIONS)[K]['params']>;
+type RunResult<K extends ExecRunOperation> = z.input<(typeof EXEC_RUN_OPERATIONS)[K]['result']>;
+
+/** Handlers of a sandbox backend; its capabilities are the operations it defines (detached runs included). @since 1 */
 export type SandboxOperations = {
   [K in WorkspaceOperation]?: (params: OpParams<K> & { session: string }, ctx: HandlerContext) => Promise<OpResult<K>> | OpResult<K>;
+} & {
+  [K in ExecRunOperation]?: (params: RunParams<K> & { session: string }, ctx: HandlerContext) => Promise<RunResult<K>> | RunResult<K>;
 };
 
 /** @since 1 */
@@ -97,6 +107,33 @@ export interface ActivateResult {
   hooks?: PluginHooks;
 }
 
+/** One message action to perform, as the kernel sent it (checked against the channel's declared actions). @since 1 */
+export type ChannelRequest = z.output<typeof ChannelActionParams>;
+
+/**
+ * A message channel: its id, the subset of the kernel's closed action vocabulary it supports,
+ * and the handler that performs one action. Answer `status: 'unknown'` whenever the action may
+ * have reached its destination; `failed` only when it certainly did not.
+ * @since 1
+ */
+export interface ChannelDefinition {
+  id: string;
+  actions: string[];
+  description?: string;
+  handle(request: ChannelRequest, ctx: HandlerContext): Promise<ChannelActionResult> | ChannelActionResult;
+}
+
+/** One node command: the params the model sent, the calling session, and a signal. @since 1 */
+export type NodeCommandHandler = (params: Record<string, unknown>, ctx: HandlerContext & { request: z.output<typeof NodeInvokeParams> }) => unknown;
+
+/** A paired device: its id and the commands it runs (the keys of `commands`). @since 1 */
+export interface NodeDefinition {
+  id: string;
+  name?: string;
+  platform?: string;
+  commands: Record<string, NodeCommandHandler>;
+}
+
 /** Everything a plugin declares. @since 1 */
 export interface PluginDefinition {
   id: string;
@@ -107,6 +144,10 @@ export interface PluginDefinition {
   hooks?: PluginHooks;
   sandboxBackends?: SandboxBackendDefinition[];
   skillSources?: SkillSourceDefinition[];
+  /** Message channels (declared at the handshake; `activate` may still fill this list from settings). */
+  channels?: ChannelDefinition[];
+  /** Paired devices (declared at the handshake; `activate` may still fill this list from settings). */
+  nodes?: NodeDefinition[];
   /**
    * Runs during the handshake, before the plugin answers (open resources here). May return the
    * tools to answer with instead of `tools`, for plugins whose tools depend on their settings.

@@ -5,6 +5,8 @@ import { ProtocolErrorCodes } from '../../protocol/v1/errors.js';
 import { CancelledError, PluginError, WorkspaceError } from '../plugin-api.js';
 import type { HandlerContext, SandboxBackendDefinition } from '../plugin-api.js';
 import { SandboxError, isSandboxError } from './errors.js';
+import { RunTable } from './runs/run-table.js';
+import { asRunCapable, runOperations } from './runs/run-operations.js';
 
 /** A prepared session's workspace as a backend keeps it. */
 export interface OpenedWorkspace {
@@ -82,6 +84,7 @@ export function defineWorkspaceBackend(spec: WorkspaceBackendSpec): SandboxBacke
     throw toWireError(e);
   });
   const op = <T>(session: string, run: (w: WorkspaceService) => Promise<T>) => wire(get(session).then(run), session);
+  const runTable = new RunTable(); // one per backend: run limits span its sessions
   return {
     id: spec.id,
     async prepare(params, ctx) {
@@ -105,6 +108,7 @@ export function defineWorkspaceBackend(spec: WorkspaceBackendSpec): SandboxBacke
       remove: (p, ctx) => op(p.session, (w) => w.remove(p.path, p.options, ctx.signal).then(() => null)),
       rename: (p, ctx) => op(p.session, (w) => w.rename(p.from, p.to, ctx.signal).then(() => null)),
       exec: (p, ctx) => op(p.session, (w) => w.exec(p.command, p.options, ctx.signal)),
+      ...runOperations(runTable, async (session) => asRunCapable(await get(session))),
     },
   };
 }

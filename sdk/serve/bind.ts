@@ -2,6 +2,8 @@ import { ResponseError, createMessageConnection, type MessageConnection } from '
 import {
   Handshake,
   HandshakeParams,
+  Ping,
+  type Contributions,
   ProtocolErrorCodes,
   SUPPORTED_PROTOCOL_VERSIONS,
   PluginStatusChanged,
@@ -15,6 +17,7 @@ import {
 import { pluginContributions, toolContribution } from '../plugin/define.js';
 import type { PluginDefinition, ToolDefinition } from '../plugin/types.js';
 import { createRemoteLogger } from './context.js';
+import { registerChannelHandlers, registerNodeHandlers } from './channels.js';
 import { registerHookHandlers, registerSandboxHandlers, registerSkillHandlers, registerToolHandlers, type PluginState } from './handlers.js';
 
 /** A plugin bound to one connection: what serve() runs and what the test harness drives. @since 1 */
@@ -75,9 +78,12 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
       protocolVersion: chosen,
       plugin: { id: plugin.id, version: plugin.version },
       capabilities: { toolsListChanged: true, cancellation: true, progress: true },
-      contributes: pluginContributions(served),
+      // Lists left out are empty: the kernel reads the answer with the protocol's defaults.
+      contributes: pluginContributions(served) as Contributions,
     };
   });
+
+  conn.onRequest(Ping.type, () => null); // liveness: answered even while handlers are busy
 
   conn.onRequest(Shutdown.type, async () => {
     state.ready = false;
@@ -94,6 +100,8 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
   registerHookHandlers(conn, state, plugin);
   registerSandboxHandlers(conn, state, plugin);
   registerSkillHandlers(conn, state, plugin);
+  registerChannelHandlers(conn, state, plugin);
+  registerNodeHandlers(conn, state, plugin);
 
   const closed = new Promise<void>((resolve) => conn.onClose(() => resolve()));
   conn.listen();

@@ -5,7 +5,9 @@ import {
   HookAfterToolCall,
   HookBeforeToolCall,
   ProtocolErrorCodes,
+  EXEC_RUN_OPERATIONS,
   SANDBOX_METHODS,
+  SANDBOX_RUN_METHODS,
   SandboxPrepare,
   SandboxPrepareParams,
   SandboxRelease,
@@ -14,6 +16,7 @@ import {
   ToolInvokeParams,
   ToolProgress,
   WORKSPACE_OPERATIONS,
+  type ExecRunOperation,
   type ProtocolErrorData,
   type ToolInvokeResult,
   type WorkspaceOperation,
@@ -121,15 +124,19 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
     dispose();
     return out;
   });
-  for (const op of Object.keys(SANDBOX_METHODS) as WorkspaceOperation[]) {
-    conn.onRequest(SANDBOX_METHODS[op].type as any, async (raw: { session?: string }, token: Parameters<typeof signalFor>[0]) => {
+  const operations = [
+    ...(Object.keys(SANDBOX_METHODS) as WorkspaceOperation[]).map((op) => [op, SANDBOX_METHODS[op], WORKSPACE_OPERATIONS[op].params] as const),
+    ...(Object.keys(SANDBOX_RUN_METHODS) as ExecRunOperation[]).map((op) => [op, SANDBOX_RUN_METHODS[op], EXEC_RUN_OPERATIONS[op].params] as const),
+  ];
+  for (const [op, descriptor, paramsSchema] of operations) {
+    conn.onRequest(descriptor.type as any, async (raw: { session?: string }, token: Parameters<typeof signalFor>[0]) => {
       const { ctx, dispose } = ctxFor(token);
       const out = await guarded(ctx.signal, undefined, async () => {
         const backend = sessions.get(String(raw?.session));
         if (!backend) throw new ResponseError(ProtocolErrorCodes.InvalidParams, `session "${raw?.session}" was not prepared`);
         const handler = backend.operations[op] as ((p: unknown, c: HandlerContext) => unknown) | undefined;
         if (!handler) throw new ResponseError(ProtocolErrorCodes.CapabilityMissing, `backend "${backend.id}" does not serve ${op}`);
-        const params = WORKSPACE_OPERATIONS[op].params.parse(raw);
+        const params = (paramsSchema as { parse(v: unknown): object }).parse(raw);
         return (await handler({ ...params, session: raw.session }, ctx)) ?? null;
       });
       dispose();

@@ -12,6 +12,7 @@ import {
 import type { PluginDefinition } from '../plugin/types.js';
 import { bindPlugin, type BindOptions, type PluginRuntime } from './bind.js';
 import { routeConsoleToStderr } from './console.js';
+import { ownGroupKiller } from './process-group.js';
 import { startParentWatchdog } from './watchdog.js';
 
 /** What a plugin started by hand prints before exiting non-zero. */
@@ -46,9 +47,17 @@ export function serve(plugin: PluginDefinition, options: Pick<BindOptions, 'prot
     process.stderr.write(startedByHandMessage(plugin) + '\n');
     process.exit(1);
   }
+  // Once the kernel is gone our stderr may be a broken pipe: a failed log write must not crash us.
+  process.stderr.on('error', () => undefined);
+  const kernelPid = Number(process.env[KERNEL_PID_ENV]) || undefined;
+  const killGroup = ownGroupKiller(kernelPid); // decided now, while the kernel's group still exists
+  // The kernel kills our process group once it is done with us; if it died, nobody will, so every
+  // way out kills the group (children included) ourselves. Pending writes flush first.
   const exit = (code: number): void => {
-    // Let pending writes (the shutdown answer) flush before exiting.
-    setImmediate(() => process.exit(code));
+    setImmediate(() => {
+      killGroup?.();
+      process.exit(code);
+    });
   };
   const transport = openTransport(plugin);
   const runtime = bindPlugin(plugin, transport, {
@@ -56,12 +65,11 @@ export function serve(plugin: PluginDefinition, options: Pick<BindOptions, 'prot
     // The kernel closes the pipe after our answer; exit anyway if it does not.
     onShutdown: () => setTimeout(() => exit(0), 1_000).unref(),
   });
-  const kernelPid = Number(process.env[KERNEL_PID_ENV]) || undefined;
   startParentWatchdog({
     kernelPid,
     onOrphaned: (why) => {
-      process.stderr.write(`plugin "${plugin.id}": ${why}; exiting\n`);
-      process.exit(2);
+      process.stderr.write(`plugin "${plugin.id}": ${why}; killing its process group and exiting\n`);
+      exit(2);
     },
   });
   void runtime.closed.then(() => exit(0));

@@ -3,6 +3,8 @@ import {
   ProtocolErrorCodes,
   WORKSPACE_ERROR_CODES,
   WORKSPACE_METHODS,
+  WORKSPACE_RUN_METHODS,
+  type ExecRunOperation,
   type WorkspaceErrorCode,
   type WorkspaceOperation,
   type WorkspaceService,
@@ -17,10 +19,10 @@ function tokenFor(signal: AbortSignal | undefined): CancellationTokenSource | un
   return source;
 }
 
-async function call(conn: MessageConnection, op: WorkspaceOperation, params: object, signal: AbortSignal | undefined): Promise<any> {
+async function call(conn: MessageConnection, op: WorkspaceOperation | ExecRunOperation, params: object, signal: AbortSignal | undefined): Promise<any> {
   const source = tokenFor(signal);
   try {
-    const descriptor = WORKSPACE_METHODS[op];
+    const descriptor = op in WORKSPACE_METHODS ? WORKSPACE_METHODS[op as WorkspaceOperation] : WORKSPACE_RUN_METHODS[op as ExecRunOperation];
     return await conn.sendRequest(descriptor.type as any, params, source?.token);
   } catch (error) {
     if (error instanceof ResponseError && error.code === ProtocolErrorCodes.WorkspaceError) {
@@ -49,5 +51,12 @@ export function createWorkspaceProxy(conn: MessageConnection, sessionKey: string
     remove: async (path, options, signal) => void (await call(conn, 'remove', { sessionKey, path, options }, s(signal))),
     rename: async (from, to, signal) => void (await call(conn, 'rename', { sessionKey, from, to }, s(signal))),
     exec: (command, options, signal) => call(conn, 'exec', { sessionKey, command, options }, s(signal)),
+    // A run is detached from the call: only waiting for it (read) follows the call's signal.
+    runs: {
+      start: (command, options, signal) => call(conn, 'runStart', { sessionKey, command, options }, signal),
+      list: (signal) => call(conn, 'runList', { sessionKey }, s(signal)),
+      read: (runId, options, signal) => call(conn, 'runRead', { sessionKey, runId, options }, s(signal)),
+      kill: (runId, signal) => call(conn, 'runKill', { sessionKey, runId }, signal),
+    },
   };
 }

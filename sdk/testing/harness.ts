@@ -12,6 +12,7 @@ import {
   ToolProgress,
   ToolsListChanged,
   WORKSPACE_METHODS,
+  WORKSPACE_RUN_METHODS,
   createLinkedPair,
   type AfterToolCallEvent,
   type BeforeToolCallEvent,
@@ -86,6 +87,19 @@ export async function createPluginTestHarness(plugin: PluginDefinition, options:
         if (error instanceof PluginError) return new ResponseError(error.code, error.message, error.data);
         return new ResponseError(ProtocolErrorCodes.WorkspaceError, String((error as Error)?.message ?? error), { code: 'IO_ERROR' });
       }
+    });
+  }
+  // Detached runs: served by the workspace's own `runs`, when it has them.
+  const runCalls = {
+    runStart: (p: any) => workspace.runs?.start(p.command, p.options),
+    runList: () => workspace.runs?.list(),
+    runRead: (p: any) => workspace.runs?.read(p.runId, p.options),
+    runKill: (p: any) => workspace.runs?.kill(p.runId),
+  };
+  for (const [op, d] of Object.entries(WORKSPACE_RUN_METHODS)) {
+    conn.onRequest(d.type as any, async (p: any) => {
+      if (!workspace.runs) return new ResponseError(ProtocolErrorCodes.CapabilityMissing, 'this workspace has no detached runs');
+      return (await runCalls[op as keyof typeof runCalls](p)) ?? null;
     });
   }
   conn.listen();

@@ -1,4 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type {
+  AfterToolCallObserver, BeforeToolCallEvent, CallResult, HookRegistration, RunContext, ToolSet, TrustedToolPolicy,
+} from '../../kernel/index.js';
 
 // The package's three front doors. Changing a list is a decision about the public API: update it here.
 const SURFACES: Record<string, string[]> = {
@@ -8,21 +14,51 @@ const SURFACES: Record<string, string[]> = {
     'createPolicyEngine', 'createToolGate', 'createToolLoopDetector', 'defaultConfig', 'discoverConfigPath', 'formatAuditLines',
     'isCallPathError', 'isKernelError', 'isSessionSandboxed', 'lintPolicyConfig', 'loadConfig', 'loadConfigFile', 'normalizeToolSchema', 'parseConfig',
     'pluginToolsFromManifests',
-    'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError',
+    'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError', 'KernelUsageError', 'KERNEL_CALL_CODES',
     'toOpenAITools', 'toAnthropicTools', 'toGeminiTools', 'ProviderToolError',
+    'createSystemTool', 'configFileHash', 'SYSTEM_TOOL_NAME', 'configJsonSchema',
   ],
   'pincer/sdk (sdk/index.ts)': [
-    'CancelledError', 'DEFAULT_MAX_READ_BYTES', 'HostFsBridge', 'PathGuard', 'PluginError', 'PolicyInputError', 'SandboxError',
+    'CancelledError', 'NodeError', 'DEFAULT_MAX_READ_BYTES', 'HostFsBridge', 'PathGuard', 'PluginError', 'PolicyInputError', 'SandboxError',
     'SandboxPathGuard', 'ShellWorkspace', 'WorkspaceError', 'applyEmbeddedAttemptToolsAllow', 'attachToolAllowlistIntersection',
     'bindPlugin', 'buildDockerCreateParams', 'buildPluginToolGroups', 'buildSandboxContainerName', 'computeSandboxConfigHash',
     'createRuntimeToolMatcher', 'createToolPolicyMatcher', 'definePlugin', 'defineTool', 'defineWorkspaceBackend', 'expandPluginGroups',
     'expandPolicyWithPluginGroups', 'expandToolGroups', 'explainWorkspaceError', 'filterToolsByPolicy', 'intersectToolAllowlists',
     'isToolAllowedByPolicies', 'isToolAllowedByPolicyName', 'mapWorkspacePath', 'normalizeToolList', 'normalizeToolPolicyName',
-    'pluginContributions', 'pluginManifest', 'readBounded', 'readDirectoryEntries', 'readToolAllowlistIntersection', 'resolvePathMapping',
+    'pluginContributions', 'pluginDataDir', 'pluginManifest', 'readBounded', 'readDirectoryEntries', 'readToolAllowlistIntersection', 'resolvePathMapping',
     'resolveSandboxDockerUser', 'resolveSandboxMounts', 'serve', 'splitSandboxBindSpec', 'toolPolicy', 'validateSandboxSecurity',
     'workspaceErrorCodeOf', 'writeFileAtomic', 'okResult', 'errorResult', 'workspaceErrorResult',
   ],
 };
+
+// The types of `pincer` a host names in its own code (24.3): every one it meets in the API is exported.
+const KERNEL_TYPES = [
+  'AfterToolCallEvent', 'AfterToolCallObserver', 'AgentConfig', 'AnthropicTool', 'ApprovalDecision', 'ApprovalRequest',
+  'ApprovalResolution', 'ApprovalSurface', 'ApprovalSurfaceRequest', 'ArmedApproval', 'BeforeToolCallEvent', 'BeforeToolCallResult', 'CallCode',
+  'CallError', 'CallOutcome', 'CallPathErrorCode', 'CallResult', 'CallsBlocked', 'ConfigErrorCode', 'ConfigIssue', 'DeniedReason',
+  'DiagnosticsEmitter', 'DiagnosticsEvent', 'DiagnosticsEventMap', 'DiagnosticsEventType', 'DiagnosticsListener', 'ExecuteOptions',
+  'FailedCallResult', 'FailureDisposition', 'GateRunState', 'GatedCall', 'GeminiFunctionDeclaration', 'GeminiTool', 'HookRegistration',
+  'HostLogRecord', 'HostLogger', 'Kernel', 'KernelErrorCode', 'KernelOptions', 'KernelTool', 'KernelUsageErrorCode', 'LoopCheckResult',
+  'LoopDetectorKind', 'OkCallResult', 'OpenAIChatTool', 'OpenAIFunction', 'OpenAIResponsesTool', 'OpenAIToolOptions', 'PincerConfig',
+  'PluginAvailability', 'PluginHost', 'PluginLifecycleState', 'PluginStatus', 'PolicyEngine', 'PolicyLayerId', 'PolicyLintOptions',
+  'PolicyRemoval', 'PolicyResult', 'PolicyStep', 'ProviderToolErrorCode', 'ProviderToolInput', 'RunContext', 'RunSender',
+  'RunToolExplanation', 'RunTrigger', 'SandboxConfig', 'SandboxMode', 'SystemTool', 'SystemToolOptions', 'ToolContent', 'ToolDescriptor', 'ToolExecuteContext',
+  'ToolExecutionBlockedEvent', 'ToolExecutionCompletedEvent', 'ToolExecutionErrorEvent', 'ToolExecutionEventBase',
+  'ToolExecutionRejectedEvent', 'ToolExecutionStartedEvent', 'ToolExplanation', 'ToolGate', 'ToolGateOptions', 'ToolLoopDetectedEvent',
+  'ToolLoopDetectionConfig', 'ToolLoopDetector', 'ToolResult', 'ToolSet', 'ToolsChangedEvent', 'TrustedPolicyDecision',
+  'TrustedToolPolicy', 'UnavailableToolExplanation', 'VetoCode',
+];
+
+/** Names a module re-exports with `export type { … }`, read from its source (it has only named re-exports). */
+function typeExports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const names: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isExportDeclaration(statement) || !statement.exportClause || !ts.isNamedExports(statement.exportClause)) continue;
+    for (const element of statement.exportClause.elements) if (statement.isTypeOnly || element.isTypeOnly) names.push(element.name.text);
+  }
+  return names.sort();
+}
 
 const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   'pincer (kernel/index.ts)': () => import('../../kernel/index.js'),
@@ -33,6 +69,18 @@ describe('the public API', () => {
   it.each(Object.keys(SURFACES))('%s exports exactly its curated names and no default', async (name) => {
     const mod = await MODULES[name]();
     expect(Object.keys(mod).sort()).toEqual([...SURFACES[name]].sort());
+  });
+
+  it('pincer exports every public type by name (24.3), and exactly those', () => {
+    expect(typeExports(path.resolve(import.meta.dirname, '../../kernel/index.ts'))).toEqual([...KERNEL_TYPES].sort());
+  });
+
+  it('has one RunContext: the one a host assembles with is the one policies, hooks and observers receive', () => {
+    expectTypeOf<Parameters<TrustedToolPolicy['evaluate']>[1]>().toEqualTypeOf<RunContext>();
+    expectTypeOf<Parameters<HookRegistration['handler']>[1]>().toEqualTypeOf<RunContext>();
+    expectTypeOf<Parameters<AfterToolCallObserver['handler']>[1]>().toEqualTypeOf<RunContext>();
+    expectTypeOf<Parameters<TrustedToolPolicy['evaluate']>[0]>().toEqualTypeOf<BeforeToolCallEvent>();
+    expectTypeOf<Awaited<ReturnType<ToolSet['execute']>>>().toEqualTypeOf<CallResult>();
   });
 
   it('gives plugin authors the reference-compatible toolPolicy namespace', async () => {

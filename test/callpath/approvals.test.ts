@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   createToolGate, isCallPathError, type ApprovalResolution, type ApprovalSurface, type ApprovalSurfaceRequest,
-  type RunContext,
 } from '../../kernel/gate/index.js';
 import { ctx, hook, recordingTool } from './helpers.js';
 
@@ -33,6 +32,15 @@ describe('approvals', () => {
     expect(tool.calls).toEqual([{ path: '/tmp/x', mode: 'w' }]);
     expect(s.requests[0]).toMatchObject({ title: 'Run it?', pluginId: 'guard', params: { path: '/tmp/x', mode: 'w' }, toolName: 'read' });
     expect(s.requests[0].digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('9.9: stamps the request with the plugin that registered the hook, whatever pluginId the answer claims', async () => {
+    for (const claimed of ['kernel', 'org-policy', '']) {
+      const s = surface('allow-once');
+      const gate = createToolGate({ hooks: [hook('sneaky', { requireApproval: { ...ask, pluginId: claimed } })], approvalSurface: s });
+      await gate.wrap(recordingTool()).execute({}, ctx());
+      expect(s.requests[0].pluginId).toBe('sneaky');
+    }
   });
 
   it('fails with APPROVAL_DENIED and a final-denial message when the operator denies', async () => {
@@ -109,8 +117,8 @@ describe('approvals', () => {
 
   it('remembers allow-always for the same tool, params and sandbox, and asks again when any of them differ', async () => {
     const s = surface('allow-always');
-    const run: RunContext = { sandboxProfile: { mode: 'all' } };
-    const gate = createToolGate({ hooks: [hook('g', { requireApproval: ask })], approvalSurface: s, runContext: run });
+    const run = { sandboxProfile: { mode: 'all' } as unknown };
+    const gate = createToolGate({ hooks: [hook('g', { requireApproval: ask })], approvalSurface: s, sandboxProfile: () => run.sandboxProfile });
     const tool = gate.wrap(recordingTool());
     await tool.execute({ a: 1 }, ctx('1'));
     await tool.execute({ a: 1 }, ctx('2'));
@@ -123,10 +131,10 @@ describe('approvals', () => {
   });
 
   it('voids the approval when the sandbox profile changes while the operator is deciding', async () => {
-    const run: RunContext = { sandboxProfile: { mode: 'all' } };
+    const run = { sandboxProfile: { mode: 'all' } as unknown };
     const tool = recordingTool();
     const s = surface(async () => { run.sandboxProfile = { mode: 'off' }; return 'allow-once'; });
-    const gate = createToolGate({ hooks: [hook('g', { requireApproval: ask })], approvalSurface: s, runContext: run });
+    const gate = createToolGate({ hooks: [hook('g', { requireApproval: ask })], approvalSurface: s, sandboxProfile: () => run.sandboxProfile });
     const error = await errorOf(gate.wrap(tool).execute({}, ctx()));
     expect(error.code).toBe('APPROVAL_VOID');
     expect(tool.calls).toEqual([]);

@@ -100,3 +100,64 @@ describe('fail closed', () => {
     expect(result.details?.status).toBe('blocked');
   });
 });
+
+describe('9.10: hooks judge exactly what will run', () => {
+  const notJson: [string, Record<string, unknown>, RegExp][] = [
+    ['a function', { path: 'a', onDone: () => undefined }, /params\.onDone is a function/],
+    ['a class instance', { when: new Date(0) }, /params\.when is a Date instance/],
+    ['shared memory', { buffer: new Uint8Array(new SharedArrayBuffer(8)) }, /params\.buffer is a Uint8Array instance/],
+    ['a map', { index: new Map() }, /params\.index is a Map instance/],
+    ['a bigint', { size: 10n }, /params\.size is a bigint/],
+    ['a non-finite number', { limit: Number.NaN }, /params\.limit is the number NaN/],
+    ['undefined in an array', { list: [1, undefined] }, /params\.list\[1\] is undefined/],
+    ['a symbol', { tag: Symbol('x') }, /params\.tag is a symbol/],
+  ];
+
+  it.each(notJson)('refuses params holding %s before any hook runs (fail closed)', async (_what, params, message) => {
+    const seen = vi.fn(async () => undefined);
+    const tool = recordingTool();
+    const gate = createToolGate({ hooks: [{ pluginId: 'guard', handler: seen }] });
+    const error = await failureOf(gate.wrap(tool).execute(params, ctx()));
+    expect(error.code).toBe('INVALID_PARAMS');
+    expect(error.message).toMatch(message);
+    expect(seen).not.toHaveBeenCalled();
+    expect(tool.calls).toEqual([]);
+  });
+
+  it('refuses a cycle and a getter that throws', async () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    const gate = createToolGate({ hooks: [hook('guard', undefined)] });
+    expect((await failureOf(gate.wrap(recordingTool()).execute(cyclic, ctx()))).message).toMatch(/params\.self refers back to itself/);
+    const throwing = Object.defineProperty({}, 'x', { enumerable: true, get: () => { throw new Error('no'); } });
+    expect((await failureOf(gate.wrap(recordingTool()).execute(throwing, ctx()))).message).toMatch(/could not be read/);
+  });
+
+  it('runs the tool with the params the hooks saw, even if the caller changes its object while they decide', async () => {
+    const params = { path: 'safe.txt', nested: { mode: 'r' } };
+    const tool = recordingTool();
+    const gate = createToolGate({
+      hooks: [{
+        pluginId: 'guard',
+        handler: async (event) => {
+          // The caller rewrites its own object while the guard is still deciding about the first version.
+          params.path = '/etc/shadow';
+          params.nested.mode = 'w';
+          return event.params.path === 'safe.txt' ? undefined : { block: true };
+        },
+      }],
+    });
+    const result = await gate.wrap(tool).execute(params, ctx());
+    expect(result.isError).toBeFalsy();
+    expect(tool.calls).toEqual([{ path: 'safe.txt', nested: { mode: 'r' } }]);
+  });
+
+  it('reads a getter once: the value judged is the value run', async () => {
+    let reads = 0;
+    const params = Object.defineProperty({}, 'path', { enumerable: true, get: () => (reads++ === 0 ? 'safe.txt' : '/etc/shadow') });
+    const tool = recordingTool();
+    const gate = createToolGate({ hooks: [{ pluginId: 'guard', handler: async (event) => (event.params.path === 'safe.txt' ? undefined : { block: true }) }] });
+    await gate.wrap(tool).execute(params, ctx());
+    expect(tool.calls).toEqual([{ path: 'safe.txt' }]);
+  });
+});

@@ -44,9 +44,11 @@ describe('gate order and outcomes', () => {
     const tool = recordingTool();
     const gate = createToolGate({ hooks: [hook('guard', { block: true, blockReason: 'no secrets' })] });
     const result = await gate.wrap(tool).execute({ path: '.env' }, ctx());
+    // An error result, unlike the reference: a naive is_error mapping must not report a block as success (23.3).
     expect(result).toEqual({
       content: [{ type: 'text', text: 'no secrets' }],
       details: { status: 'blocked', deniedReason: 'plugin-before-tool-call', reason: 'no secrets' },
+      isError: true,
     });
     expect(tool.calls).toEqual([]);
   });

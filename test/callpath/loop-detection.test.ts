@@ -65,9 +65,44 @@ describe('hashing', () => {
     expect(hashToolOutcome('message', params, r1, undefined)).toEqual(hashToolOutcome('message', params, r2, undefined));
   });
 
-  it('records no hash for a loop veto result, so a critical block stays in force', () => {
+  it('records a loop veto without a hash; it counts toward its call\'s streak, so a critical block stays and keeps counting', () => {
     const veto = { content: [], details: { status: 'blocked', deniedReason: 'tool-loop' } };
-    expect(hashToolOutcome('read', {}, veto, undefined)).toEqual({});
+    expect(hashToolOutcome('read', {}, veto, undefined)).toEqual({ outcomeKind: 'tool-loop-veto' });
+    const d = createToolLoopDetector({ enabled: true });
+    repeat(d, 20, 'read', { path: 'a' });
+    expect(d.check('read', { path: 'a' })).toMatchObject({ level: 'critical', count: 20 });
+    d.recordOutcome({ toolName: 'read', params: { path: 'a' }, toolCallId: 'v1', result: veto });
+    expect(d.check('read', { path: 'a' })).toMatchObject({ level: 'critical', detector: 'generic_repeat', count: 21 });
+  });
+
+  it('ends an unknown-tool streak at a veto, as the release does: the block is not sticky, the next call may run', () => {
+    const d = createToolLoopDetector({ enabled: true });
+    for (let i = 0; i < 10; i += 1) {
+      d.recordCall('dispatch', { to: 'frob' }, `u${i}`);
+      d.recordOutcome({ toolName: 'dispatch', params: { to: 'frob' }, toolCallId: `u${i}`, error: new Error('unknown tool "frob"') });
+    }
+    expect(d.check('dispatch', { to: 'frob' })).toMatchObject({ level: 'critical', detector: 'unknown_tool_repeat' });
+    d.recordOutcome({ toolName: 'dispatch', params: { to: 'frob' }, toolCallId: 'v', result: { content: [], details: { status: 'blocked', deniedReason: 'tool-loop' } } });
+    expect(d.check('dispatch', { to: 'frob' })).not.toMatchObject({ detector: 'unknown_tool_repeat' });
+  });
+
+  it('counts an exec that keeps failing the same way as no progress even when the command changes (volatile output masked)', () => {
+    const d = createToolLoopDetector({ enabled: true });
+    for (let i = 0; i < 20; i += 1) {
+      const params = { command: `make target-${i}` };
+      const result = { content: [{ type: 'text', text: 'x' }], details: { status: 'failed', exitCode: 2, aggregated: `error: missing header (attempt ${i}, after ${i * 10}ms)` } };
+      d.recordCall('exec', params, `e${i}`);
+      d.recordOutcome({ toolName: 'exec', params, toolCallId: `e${i}`, result });
+    }
+    expect(d.check('exec', { command: 'make target-20' })).toMatchObject({ level: 'critical', detector: 'generic_repeat', count: 20 });
+    // A different failure is progress of a kind: the run starts over.
+    const other = createToolLoopDetector({ enabled: true });
+    for (let i = 0; i < 20; i += 1) {
+      const params = { command: `make target-${i}` };
+      other.recordCall('exec', params, `e${i}`);
+      other.recordOutcome({ toolName: 'exec', params, toolCallId: `e${i}`, result: { content: [], details: { status: 'failed', exitCode: 2, aggregated: `error in file ${i}.c` } } });
+    }
+    expect(other.check('exec', { command: 'make target-20' })).toEqual({ stuck: false });
   });
 
   it('extracts the missing tool name from unknown-tool errors', () => {
@@ -76,7 +111,7 @@ describe('hashing', () => {
   });
 });
 
-describe('the five detectors', () => {
+describe('the detectors', () => {
   const on = { enabled: true };
 
   it('warns on generic repeats at the warning threshold and blocks identical outcomes at the critical one', () => {
@@ -172,5 +207,58 @@ describe('loop detection in the gate', () => {
     const gate = createToolGate({ loopDetection: detector });
     await gate.wrap(recordingTool()).execute({ x: 1 }, ctx('k'));
     expect(detector.history()).toMatchObject([{ toolName: 'read', toolCallId: 'k', resultHash: expect.any(String) }]);
+  });
+});
+
+describe('argument churn (9.14, the release 2026.9.6 detector)', () => {
+  function fail(detector: ReturnType<typeof createToolLoopDetector>, tool: string, params: unknown, i: number, message = 'ENOENT: no such file') {
+    detector.recordCall(tool, params, `c${i}`);
+    detector.recordOutcome({ toolName: tool, params, toolCallId: `c${i}`, error: new Error(message) });
+  }
+
+  it('warns, with the liveness signal, when changing arguments keeps failing the same way; the call still runs', () => {
+    const d = createToolLoopDetector({ enabled: true });
+    // Three variants, each tried until stable (3+ times), all failing with one error: 12 calls.
+    for (let i = 0; i < 12; i += 1) fail(d, 'read', { path: `missing-${i % 3}` }, i);
+    const verdict = d.check('read', { path: 'missing-0' });
+    expect(verdict).toMatchObject({ stuck: true, level: 'warning', detector: 'argument_churn', count: 12, warningKey: 'argument-churn:read', livenessSignal: 'argument_churn' });
+  });
+
+  it('does not fire for a variant the run has not repeated, nor when outcomes differ, nor after progress', () => {
+    const d = createToolLoopDetector({ enabled: true });
+    for (let i = 0; i < 12; i += 1) fail(d, 'read', { path: `missing-${i % 3}` }, i);
+    expect(d.check('read', { path: 'new-one' })).toEqual({ stuck: false });
+
+    const differing = createToolLoopDetector({ enabled: true });
+    for (let i = 0; i < 12; i += 1) fail(differing, 'read', { path: `p${i % 3}` }, i, `error ${i % 3}`);
+    expect(differing.check('read', { path: 'p0' })).toEqual({ stuck: false });
+
+    const progressed = createToolLoopDetector({ enabled: true });
+    for (let i = 0; i < 12; i += 1) fail(progressed, 'read', { path: `missing-${i % 3}` }, i);
+    repeat(progressed, 1, 'read', { path: 'found' });
+    expect(progressed.check('read', { path: 'missing-0' })).toEqual({ stuck: false });
+  });
+
+  it('counts a write that changed nothing as no progress, whatever was written', () => {
+    const d = createToolLoopDetector({ enabled: true });
+    const unchanged = { content: [{ type: 'text', text: 'no change' }], details: { changed: false } };
+    for (let i = 0; i < 12; i += 1) {
+      const params = { path: 'a.txt', content: `v${i % 3}` };
+      d.recordCall('write', params, `w${i}`);
+      d.recordOutcome({ toolName: 'write', params, toolCallId: `w${i}`, result: unchanged });
+    }
+    expect(d.check('write', { path: 'a.txt', content: 'v0' })).toMatchObject({ detector: 'argument_churn', count: 12, level: 'warning' });
+  });
+
+  it('puts the liveness signal on a ping-pong warning while the run churns (two variants alternating)', () => {
+    const d = createToolLoopDetector({ enabled: true });
+    for (let i = 0; i < 10; i += 1) fail(d, 'read', { path: `missing-${i % 2}` }, i);
+    expect(d.check('read', { path: 'missing-0' })).toMatchObject({ detector: 'ping_pong', level: 'warning', livenessSignal: 'argument_churn' });
+  });
+
+  it('yields to a critical verdict: generic repeat still blocks', () => {
+    const d = createToolLoopDetector({ enabled: true });
+    for (let i = 0; i < 20; i += 1) fail(d, 'read', { path: 'same' }, i);
+    expect(d.check('read', { path: 'same' })).toMatchObject({ level: 'critical', detector: 'generic_repeat' });
   });
 });

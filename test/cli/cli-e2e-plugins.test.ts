@@ -13,9 +13,13 @@ describe('plugin problems in the CLI', () => {
   const ws = tempWorkspace();
   afterAll(() => ws.cleanup());
 
+  // The config and its plugins live outside the agent's workspace: the host refuses plugin code an agent can write.
   function config(name: string, plugins: unknown[]): string {
-    const file = join(ws.dir, name);
-    writeFileSync(file, JSON.stringify({ plugins, agents: { list: [{ id: 'main', workspace: '.' }] } }));
+    const dir = join(ws.dir, 'etc');
+    mkdirSync(dir, { recursive: true });
+    mkdirSync(join(ws.dir, 'work'), { recursive: true });
+    const file = join(dir, name);
+    writeFileSync(file, JSON.stringify({ plugins, agents: { list: [{ id: 'main', workspace: '../work' }] } }));
     return file;
   }
 
@@ -45,9 +49,10 @@ describe('plugin problems in the CLI', () => {
     writeFileSync(script, `#!/bin/sh\nexec "${process.execPath}" "${join(REPO, 'dist/test/fixtures/plugins/echo.js')}"\n`);
     chmodSync(script, 0o755);
     const file = join(dir, 'pincer.config.json');
-    writeFileSync(file, JSON.stringify({ plugins: [{ id: 'echo', command: ['./echo-plugin.sh'] }], agents: { list: [{ id: 'main', workspace: '..' }] } }));
+    mkdirSync(join(ws.dir, 'work'), { recursive: true });
+    writeFileSync(file, JSON.stringify({ plugins: [{ id: 'echo', command: ['./echo-plugin.sh'] }], agents: { list: [{ id: 'main', workspace: '../work' }] } }));
 
-    // Run from the workspace, one folder above the config: `./echo-plugin.sh` is not here.
+    // Run from one folder above the config: `./echo-plugin.sh` is not here.
     const { code, stdout, stderr } = await pincer(['plugins', '--config', 'conf/pincer.config.json'], { cwd: ws.dir });
     expect(stdout, stderr).toMatch(/\necho\s+ready\s/);
     expect(code).toBe(0);

@@ -52,7 +52,7 @@ describe('pincer commands in-process, against a fake kernel', () => {
     const { code, stdout, stderr } = await runInProcess(['call', 'read', '{"path":"a.txt"}'], fakeApi(kernel));
     expect(code).toBe(1);
     expect(stdout).toBe('boom from read\n');
-    expect(stderr).toContain('read ended: blocked');
+    expect(stderr).toContain('✗ read blocked (HOOK_BLOCKED)');
     expect(kernel.calls[0]).toMatchObject({ name: 'read', params: { path: 'a.txt' } });
   });
 
@@ -60,6 +60,7 @@ describe('pincer commands in-process, against a fake kernel', () => {
     const kernel = new FakeKernel({ agentDeny: { main: ['exec'] } });
     const { code, stderr } = await runInProcess(['call', 'exec', '{}'], fakeApi(kernel));
     expect(code).toBe(1);
+    expect(stderr).toContain('✗ exec denied (TOOL_REMOVED)');
     expect(stderr).toContain('removed by the agent layer');
     expect(kernel.calls).toHaveLength(0);
   });

@@ -92,7 +92,12 @@ describe('pincer config check judges what the first call would refuse', () => {
   it('starts a command plugin in its config\'s folder, so the relative paths config check judged are the ones spawned', async () => {
     const sub = mkdtempSync(join(dir, 'py-'));
     copyFileSync(join(REPO, 'examples/python-plugin/plugin.py'), join(sub, 'plugin.py'));
-    const file = await writeConfig(sub, (c) => { c.plugins.push({ id: 'py', command: ['python3', 'plugin.py'] }); }, 'py.json');
+    // The plugin lives beside its config, outside the agent's workspace (plugin code an agent can write is refused).
+    const workspace = mkdtempSync(join(tmpdir(), 'pincer-py-ws-'));
+    const file = await writeConfig(sub, (c) => {
+      c.plugins.push({ id: 'py', command: ['python3', 'plugin.py'] });
+      c.agents.list[0].workspace = workspace;
+    }, 'py.json');
     expect(JSON.parse((await check(file, dir)).stdout)).toMatchObject({ ok: true, issues: [] });
     const { code, stdout } = await pincer(['plugins', '--json', '--config', file], { cwd: dir });
     expect(code, stdout).toBe(0);

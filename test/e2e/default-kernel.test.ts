@@ -66,20 +66,25 @@ describe('the embedded default: bundled fs and shell plugins on the local backen
   });
 
   it('keeps the call path honest for a tool the policy removed', async () => {
-    const tools = createKernel({ ...defaultConfig({ cwd: workspace }), tools: { profile: 'coding', deny: ['exec'] } }, { logger: () => undefined }).assembleTools();
+    const denying = createKernel({ ...defaultConfig({ cwd: workspace }), tools: { profile: 'coding', deny: ['exec'] } }, { logger: () => undefined });
+    await denying.start(); // lazy plugins: nothing is spawned
+    const tools = denying.assembleTools();
     expect(tools.tools.map((t) => t.name)).not.toContain('exec');
     expect(tools.explain('bash')).toMatchObject({ tool: 'exec', present: false, removal: { configKey: 'tools.deny' } });
+    await denying.stop();
   });
 });
 
 describe('explaining a tool no enabled plugin provides', () => {
-  it('says whether the policy would still remove it, so enabling a plugin is or is not enough', () => {
+  it('says whether the policy would still remove it, so enabling a plugin is or is not enough', async () => {
     const kernel = createKernel(defaultConfig({ cwd: tmpdir() }), { logger: () => undefined });
+    await kernel.start(); // lazy plugins: nothing is spawned
     const tools = kernel.assembleTools();
     expect(tools.explain('message')).toMatchObject({ present: false, unknown: true, coreTool: true, wouldBeRemovedBy: { layer: 'profile', ruleKind: 'allow' } });
     const webSearch = tools.explain('web_search');
     expect(webSearch).toMatchObject({ present: false, unknown: true, coreTool: true });
     expect(webSearch).not.toHaveProperty('wouldBeRemovedBy');
     expect(tools.explain('made_up')).toMatchObject({ unknown: true, coreTool: false });
+    await kernel.stop();
   });
 });

@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createPluginHost, type HostLogRecord, type PluginConfigInput, type PluginHostOptions } from '../../kernel/host/index.js';
 
@@ -42,10 +44,14 @@ export async function waitFor(check: () => boolean, timeoutMs = 10_000, what = '
   }
 }
 
+/** One private state directory per test file, so plugin data directories never land in $HOME. */
+export const TEST_STATE_DIR = mkdtempSync(path.join(os.tmpdir(), 'pincer-host-state-'));
+
 /** A host over fixtures with fast test timings and a log collector. */
 export function testHost(plugins: PluginConfigInput[], extra: Partial<PluginHostOptions> = {}) {
   const logs: HostLogRecord[] = [];
   const host = createPluginHost({
+    stateDir: TEST_STATE_DIR,
     plugins: plugins.map((p) => ({ ...p, timeouts: { handshakeMs: 5_000, callMs: 5_000, shutdownGraceMs: 500, killGraceMs: 500, ...p.timeouts } })),
     restart: { backoffBaseMs: 50, backoffMaxMs: 200, maxCrashes: 3, windowMs: 60_000 },
     logger: (r) => void logs.push(r),

@@ -10,7 +10,7 @@ afterEach(async () => {
 });
 
 function start(settings: Record<string, unknown> = {}, env: Record<string, string> = {}) {
-  const t = testHost([{ id: 'echo', module: fixture('echo'), settings, env }]);
+  const t = testHost([{ id: 'echo', module: fixture('echo'), settings, env, coreTools: ['read'] }]);
   current = t.host;
   return t;
 }
@@ -56,20 +56,15 @@ describe('a healthy plugin over fd 3', () => {
     await expect(host.invokeTool('echo', 'slow', { ms: 600, every: 600 }, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'PLUGIN_TIMEOUT' });
   });
 
-  it('uses a tool’s own deadline over the plugin default, and stops progress extensions at the hard cap', async () => {
-    const t = testHost([{ id: 'echo', module: fixture('echo'), timeouts: { callMs: 150, maxCallMs: 700 } }]);
+  it('lets a tool’s own deadline only shorten the operator’s idle deadline, which progress resets up to the hard cap', async () => {
+    const t = testHost([{ id: 'echo', module: fixture('echo'), timeouts: { callMs: 1_000, maxCallMs: 3_000 } }]);
     current = t.host;
-    // `wait` has no deadline of its own: the plugin default (150 ms) applies.
-    await expect(t.host.invokeTool('echo', 'wait', {})).rejects.toMatchObject({ code: 'PLUGIN_TIMEOUT' });
-    // `slow` declares timeoutMs 60 s, which wins over the default.
-    expect((await t.host.invokeTool('echo', 'slow', { ms: 300, every: 300 })).content[0]).toEqual({ type: 'text', text: 'done' });
-    // Progress keeps a 200 ms deadline alive, but never past the 700 ms cap.
-    const started = Date.now();
-    await expect(t.host.invokeTool('echo', 'slow', { ms: 2_000, every: 100 }, { timeoutMs: 200 })).rejects.toMatchObject({
-      code: 'PLUGIN_TIMEOUT',
-      message: expect.stringContaining('cap 700 ms'),
-    });
-    expect(Date.now() - started).toBeLessThan(1_500);
+    // `slow` declares timeoutMs 60 s: it cannot lengthen the operator's 1 s idle deadline.
+    await expect(t.host.invokeTool('echo', 'slow', { ms: 3_000, every: 3_000 })).rejects.toMatchObject({ code: 'PLUGIN_TIMEOUT', message: expect.stringContaining('deadline 1000 ms') });
+    // Progress every 100 ms keeps the idle deadline alive past 1 s...
+    expect((await t.host.invokeTool('echo', 'slow', { ms: 1_500, every: 100 })).content[0]).toEqual({ type: 'text', text: 'done' });
+    // ...but never past the 3 s ceiling.
+    await expect(t.host.invokeTool('echo', 'slow', { ms: 20_000, every: 100 })).rejects.toMatchObject({ code: 'PLUGIN_TIMEOUT', message: expect.stringContaining('cap 3000 ms') });
   });
 
   it('sends $/cancelRequest when the caller aborts, and the plugin sees its signal abort', async () => {

@@ -28,7 +28,7 @@ describe('the protocol v1 registry', () => {
 
   it('uses the $/ prefix for protocol-level methods only', () => {
     const dollar = PROTOCOL_V1_METHODS.filter((d) => d.kind !== 'progress' && d.method.startsWith('$/')).map((d) => (d as { method: string }).method);
-    expect(dollar.sort()).toEqual(['$/cancelRequest', '$/log', '$/progress', '$/shutdown']);
+    expect(dollar.sort()).toEqual(['$/cancelRequest', '$/log', '$/ping', '$/progress', '$/shutdown']);
   });
 
   it('keeps Pincer error codes inside the reserved range', () => {

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 
 // The curated public surface of the plugin machinery. Changing it is a decision: update here.
 const SURFACES: Record<string, string[]> = {
-  '../../sdk/plugin-api.js': ['CancelledError', 'PluginError', 'WorkspaceError', 'bindPlugin', 'definePlugin', 'defineTool', 'pluginContributions', 'pluginManifest', 'serve'],
+  '../../sdk/plugin-api.js': ['CancelledError', 'NodeError', 'PluginError', 'WorkspaceError', 'bindPlugin', 'definePlugin', 'defineTool', 'pluginContributions', 'pluginDataDir', 'pluginManifest', 'serve'],
   '../../sdk/testing/index.js': ['createMemoryWorkspace', 'createPluginTestHarness'],
   '../../kernel/host/index.js': [
-    'DEFAULT_INHERITED_ENV_VARS', 'KERNEL_ERROR_CODES', 'KernelError', 'MANIFEST_FILE', 'PluginConfigSchema', 'PluginManifestSchema',
+    'DEFAULT_CORE_TOOL_PLUGINS', 'DEFAULT_INHERITED_ENV_VARS', 'KERNEL_ERROR_CODES', 'KernelError', 'MANIFEST_FILE', 'PluginConfigSchema', 'PluginManifestSchema',
     'PluginTimeoutsSchema', 'RestartPolicySchema', 'buildPluginEnv', 'createPluginHost', 'defaultHostLogger', 'isKernelError',
-    'loadManifest', 'registeredProcessGroups', 'toKernelError',
+    'escapeForTerminal', 'loadManifest', 'registeredProcessGroups', 'toKernelError',
   ],
 };
 

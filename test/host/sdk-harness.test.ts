@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { definePlugin, defineTool, WorkspaceError } from '../../sdk/plugin-api.js';
+import { statSync } from 'node:fs';
+import { definePlugin, defineTool, pluginDataDir, WorkspaceError } from '../../sdk/plugin-api.js';
 import { createMemoryWorkspace, createPluginTestHarness } from '../../sdk/testing/index.js';
 
 const plugin = definePlugin({
@@ -100,5 +101,22 @@ describe('the in-memory plugin test harness', () => {
 
   it('keeps the WorkspaceError class usable by plugin code', () => {
     expect(new WorkspaceError('NOT_FOUND', 'x').data).toEqual({ code: 'NOT_FOUND', path: undefined });
+  });
+});
+
+describe('pluginDataDir()', () => {
+  it('falls back to one private temp directory when no kernel gave one (tests, hand starts)', () => {
+    const saved = process.env.PINCER_PLUGIN_DATA_DIR;
+    delete process.env.PINCER_PLUGIN_DATA_DIR;
+    try {
+      const dir = pluginDataDir();
+      expect(dir).toBe(pluginDataDir());
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      process.env.PINCER_PLUGIN_DATA_DIR = '/given/by/kernel';
+      expect(pluginDataDir()).toBe('/given/by/kernel');
+    } finally {
+      if (saved === undefined) delete process.env.PINCER_PLUGIN_DATA_DIR;
+      else process.env.PINCER_PLUGIN_DATA_DIR = saved;
+    }
   });
 });

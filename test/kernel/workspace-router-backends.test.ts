@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchCwd } from '../helpers/scratch-cwd.js';
 import { createKernel, type Kernel, type PincerConfig } from '../../kernel/index.js';
 
 // Which plugin serves a session's backend, with real plugin processes: probe plugins that
@@ -25,7 +26,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function withKernel(config: PincerConfig, fn: (kernel: Kernel) => Promise<void>): Promise<void> {
-  const kernel = createKernel(config, { logger: quiet });
+  const kernel = createKernel(config, { cwd: scratchCwd(), logger: quiet });
   await kernel.start();
   try {
     await fn(kernel);

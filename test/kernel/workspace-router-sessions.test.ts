@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scratchCwd } from '../helpers/scratch-cwd.js';
 import { createKernel, type Kernel, type PincerConfig } from '../../kernel/index.js';
 
 // A plugin may address only the exact (agent, session key, placement) it was called for,
@@ -34,7 +35,7 @@ let kernel: Kernel | undefined;
 const dirs: string[] = [];
 
 async function start(config: Omit<PincerConfig, 'plugins'>): Promise<Kernel> {
-  kernel = createKernel({ plugins, ...config }, { logger: quiet });
+  kernel = createKernel({ plugins, ...config }, { cwd: scratchCwd(), logger: quiet });
   await kernel.start();
   return kernel;
 }

@@ -4,17 +4,25 @@ import type { PluginHost } from '../../kernel/host/index.js';
 
 /** A host double: records backend requests; one plugin "box" provides backend "box". */
 function fakeHost() {
-  const requests: { method: string; params: Record<string, unknown> }[] = [];
-  let handler: ((pluginId: string, sessionKey: string | undefined, method: string, params: Record<string, unknown>) => Promise<unknown>) | undefined;
+  const requests: { method: string; params: Record<string, unknown>; opts?: { signal?: AbortSignal; timeoutMs?: number } }[] = [];
+  let handler: ((pluginId: string, sessionKey: string | undefined, method: string, params: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>) | undefined;
+  const backend = { pid: 100 };
   const host = {
     setWorkspaceHandler: (h: typeof handler) => (handler = h),
     contributions: () => [{ pluginId: 'box', state: 'ready', required: false, contributes: { tools: [], hooks: [], skillSources: [], sandboxBackends: [{ id: ' BOX ', capabilities: ['read'] }] } }],
-    invokeBackend: async (_plugin: string, descriptor: { method: string }, params: Record<string, unknown>) => {
-      requests.push({ method: descriptor.method, params });
+    pluginStatus: () => ({ pid: backend.pid }),
+    invokeBackend: async (_plugin: string, descriptor: { method: string }, params: Record<string, unknown>, opts?: { signal?: AbortSignal; timeoutMs?: number }) => {
+      requests.push({ method: descriptor.method, params, opts });
       return descriptor.method === 'sandbox/prepare' ? { session: params.session, workdir: '/workspace' } : { ok: true };
     },
   } as unknown as PluginHost;
-  return { host, requests, request: (pluginId: string, sessionKey: string | undefined) => handler!(pluginId, sessionKey, 'read', { path: 'a.txt', sessionKey }) };
+  return {
+    host,
+    requests,
+    backend,
+    request: (pluginId: string, sessionKey: string | undefined) => handler!(pluginId, sessionKey, 'read', { path: 'a.txt', sessionKey }),
+    raw: (session: string, method: string, params: Record<string, unknown>, signal?: AbortSignal) => handler!('shell', session, method, params, signal),
+  };
 }
 
 const placement = { agentId: 'main', backendId: 'box', workspaceDir: '/tmp/ws' };
@@ -69,5 +77,32 @@ describe('the workspace router', () => {
     const router = new WorkspaceRouter(host);
     const { session } = router.beginCall('fs', 's1', { ...placement, backendId: 'ssh' });
     await expect(request('fs', session)).rejects.toThrow(/no plugin provides the sandbox backend "ssh".*sandbox-ssh.*back to "docker".*box/);
+  });
+});
+
+describe('the workspace router and the backend it calls for a tool', () => {
+  it('forwards the tool plugin cancellation and gives exec and run waits deadlines of their own', async () => {
+    const { host, requests, raw } = fakeHost();
+    const router = new WorkspaceRouter(host);
+    const { session } = router.beginCall('shell', 's1', placement);
+    const signal = new AbortController().signal;
+    await raw(session, 'exec', { command: 'make', options: { timeoutMs: 600_000 } }, signal);
+    await raw(session, 'runRead', { runId: 'run_1', options: { waitMs: 60_000 } }, signal);
+    await raw(session, 'read', { path: 'a.txt' }, signal);
+    const [exec, read, file] = requests.slice(1);
+    expect(exec).toMatchObject({ method: 'sandbox/exec', opts: { signal, timeoutMs: 630_000 } });
+    expect(read).toMatchObject({ method: 'sandbox/runRead', params: { runId: 'run_1', session }, opts: { signal, timeoutMs: 90_000 } });
+    expect(file!.opts).toEqual({ signal, timeoutMs: undefined });
+  });
+
+  it('prepares the session again in a backend process that restarted (it knows no sessions)', async () => {
+    const { host, requests, request, backend } = fakeHost();
+    const router = new WorkspaceRouter(host);
+    const { session } = router.beginCall('fs', 's1', placement);
+    await request('fs', session);
+    await request('fs', session);
+    backend.pid = 101;
+    await request('fs', session);
+    expect(requests.map((r) => r.method)).toEqual(['sandbox/prepare', 'sandbox/read', 'sandbox/read', 'sandbox/prepare', 'sandbox/read']);
   });
 });

@@ -53,6 +53,35 @@ describe('local sandbox backend', () => {
     await expect(backend.operations.mkdir!({ session: 's', path: '/docs/x' }, ctx())).rejects.toMatchObject({ data: { code: 'READ_ONLY_MOUNT' } });
   });
 
+  it('refuses the protected paths of prepare through the wire, and reads them', async () => {
+    await fs.mkdir(path.join(root, '.git'));
+    await fs.writeFile(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    const backend = createLocalBackend();
+    await backend.prepare({ session: 's', backendId: 'local', workspaceDir: root, protectedPaths: ['.git', 'pincer.config.json'] }, ctx());
+    await expect(backend.operations.write!({ session: 's', path: '.git/HEAD', content: 'x' }, ctx())).rejects.toMatchObject({ data: { code: 'PROTECTED_PATH' } });
+    await expect(backend.operations.write!({ session: 's', path: 'pincer.config.json', content: '{}' }, ctx())).rejects.toMatchObject({ data: { code: 'PROTECTED_PATH' } });
+    expect(await backend.operations.read!({ session: 's', path: '.git/HEAD' }, ctx())).toMatchObject({ content: 'ref: refs/heads/main\n' });
+  });
+
+  it('refuses a protected path that is not workspace-relative, and misspelt plugin settings', async () => {
+    const backend = createLocalBackend();
+    await expect(backend.prepare({ session: 's', backendId: 'local', workspaceDir: root, protectedPaths: ['.git', '/etc'] }, ctx()))
+      .rejects.toMatchObject({ data: { code: 'PATH_NOT_ADMITTED' }, message: expect.stringContaining('protectedPaths[1] "/etc"') });
+    const withSettings = { ...ctx(), settings: { allowHardlinks: true } };
+    await expect(backend.prepare({ session: 's', backendId: 'local', workspaceDir: root }, withSettings)).rejects.toThrow(/allowHardlinks/);
+  });
+
+  it('reads a hard-linked file only when the plugin settings allow hard links', async () => {
+    await fs.writeFile(path.join(root, 'a.txt'), 'twin');
+    await fs.link(path.join(root, 'a.txt'), path.join(root, 'b.txt'));
+    const strict = createLocalBackend();
+    await strict.prepare({ session: 's', backendId: 'local', workspaceDir: root }, ctx());
+    await expect(strict.operations.read!({ session: 's', path: 'b.txt' }, ctx())).rejects.toMatchObject({ data: { code: 'HARD_LINKED' } });
+    const allowing = createLocalBackend();
+    await allowing.prepare({ session: 's', backendId: 'local', workspaceDir: root }, { ...ctx(), settings: { allowHardLinks: true } });
+    expect(await allowing.operations.read!({ session: 's', path: 'b.txt' }, ctx())).toMatchObject({ content: 'twin' });
+  });
+
   it('refuses operations on a session that was never prepared or was released', async () => {
     const backend = createLocalBackend();
     await backend.prepare({ session: 's', backendId: 'local', workspaceDir: root }, ctx());

@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalWorkspace } from '../../plugins/sandbox-local/src/local-workspace.js';
 
@@ -112,5 +114,49 @@ describe('local backend exec', () => {
 
   it('feeds stdin to the command', async () => {
     expect((await workspace.exec('tr a-z A-Z', { stdin: 'shout' })).stdout).toBe('SHOUT');
+  });
+
+  it('starts every command without a terminal, editor or pager, whatever the host has', async () => {
+    const term = process.env.TERM;
+    process.env.TERM = 'xterm-256color';
+    try {
+      expect((await workspace.exec('echo "$TERM $PAGER $GIT_EDITOR"')).stdout).toBe('dumb cat true\n');
+      expect((await workspace.exec('echo "$TERM"', { env: { TERM: 'vt100' } })).stdout).toBe('vt100\n');
+    } finally {
+      if (term === undefined) delete process.env.TERM;
+      else process.env.TERM = term;
+    }
+  });
+
+  it('refuses an environment variable name that is not one, even from a caller that skipped the tool schema', async () => {
+    await expect(workspace.exec('env', { env: { 'X=Y': '1' } })).rejects.toMatchObject({ code: 'IO_ERROR', message: expect.stringMatching(/Invalid environment variable name "X=Y"/) });
+  });
+
+  it('runs in the host directory the command itself reported', async () => {
+    const seen = (await workspace.exec('cd sub && pwd')).stdout.trim();
+    expect(await workspace.exec('pwd', { cwd: seen })).toMatchObject({ stdout: `${seen}\n`, cwd: seen });
+  });
+
+  it('reports processes the command left running, after killing them', async () => {
+    const result = await workspace.exec('sleep 1000 & echo started');
+    expect(result).toMatchObject({ exitCode: 0, strayProcessesKilled: true });
+    expect(await workspace.exec('sleep 0.1; echo alone')).not.toHaveProperty('strayProcessesKilled');
+  });
+
+  it('kills its commands when the backend process itself is SIGKILLed (the reaper)', async () => {
+    const pidFile = path.join(root, 'orphan.pid');
+    const moduleUrl = pathToFileURL(path.resolve(import.meta.dirname, '../../dist/plugins/sandbox-local/src/local-workspace.js')).href;
+    const script = `
+      const { LocalWorkspace } = await import(${JSON.stringify(moduleUrl)});
+      const ws = new LocalWorkspace({ workspaceDir: ${JSON.stringify(root)} });
+      void ws.exec('sleep 1000 & echo $! > ${pidFile}; wait');
+      setInterval(() => {}, 1000);`;
+    const backend = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
+    const deadline = Date.now() + 10_000;
+    while (!(await fs.readFile(pidFile, 'utf8').catch(() => '')).trim() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const pid = Number(await fs.readFile(pidFile, 'utf8'));
+    expect(await isAlive(pid)).toBe(true);
+    backend.kill('SIGKILL');
+    expect(await diesSoon(pid, 10_000)).toBe(true);
   });
 });

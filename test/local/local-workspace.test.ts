@@ -60,6 +60,22 @@ describe('local workspace service', () => {
     expect(await fs.readdir(ws)).toEqual([]);
   });
 
+  it('sets modes explicitly, so a restrictive umask changes nothing', async () => {
+    const previous = process.umask(0o077);
+    try {
+      await fs.writeFile(path.join(ws, 'tool.sh'), '#!/bin/sh\n', { mode: 0o755 });
+      await fs.chmod(path.join(ws, 'tool.sh'), 0o755);
+      await workspace.write('tool.sh', '#!/bin/sh\necho edited\n');
+      await workspace.write('shared.txt', 'x', { mode: 0o664 });
+      await workspace.write('setuid.sh', 'x', { mode: 0o4755 });
+    } finally {
+      process.umask(previous);
+    }
+    expect((await fs.stat(path.join(ws, 'tool.sh'))).mode & 0o7777).toBe(0o755);
+    expect((await fs.stat(path.join(ws, 'shared.txt'))).mode & 0o7777).toBe(0o664);
+    expect((await fs.stat(path.join(ws, 'setuid.sh'))).mode & 0o7777).toBe(0o755); // never a set-id bit
+  });
+
   it('refuses every operation once aborted', async () => {
     const controller = new AbortController();
     controller.abort();

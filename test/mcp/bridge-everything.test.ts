@@ -53,7 +53,7 @@ describe('the MCP bridge with server-everything over stdio', () => {
     const reference = await toolSet.execute('everything__get-resource-reference', { resourceType: 'Text', resourceId: 1 });
     expect(reference.content.some((c) => c.type === 'resource')).toBe(true);
     const structured = await toolSet.execute('everything__get-structured-content', { location: 'New York' });
-    expect(structured.structuredContent).toMatchObject({ temperature: expect.any(Number) });
+    expect(structured).toMatchObject({ outcome: 'ok', structuredContent: { temperature: expect.any(Number) } });
   });
 
   it('reads resources and prompts through the utility tools', async () => {

@@ -28,7 +28,7 @@ describe('the MCP bridge with server-filesystem', () => {
     const toolSet = await bk.tools((t) => t.tools.some((x) => x.name === 'files__read_text_file'));
     const read = await toolSet.execute('files__read_text_file', { path: join(root, 'notes.txt') });
     expect(text(read)).toContain('second line');
-    expect(read.structuredContent).toMatchObject({ content: expect.stringContaining('first line') });
+    expect(read).toMatchObject({ outcome: 'ok', structuredContent: { content: expect.stringContaining('first line') } });
     const wrote = await toolSet.execute('files__write_file', { path: join(root, 'new.txt'), content: 'from the bridge' });
     expect(wrote.isError).toBeFalsy();
     expect(readFileSync(join(root, 'new.txt'), 'utf8')).toBe('from the bridge');

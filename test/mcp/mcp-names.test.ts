@@ -101,11 +101,11 @@ describe('denying a whole MCP server before it starts', () => {
 
   it('hands the bridge only allowed servers, with the named variables from the environment and deadlines that fit', () => {
     const config = { mcp: { servers: { ...servers, remote: { url: 'https://example.test/mcp', bearerTokenEnv: 'REMOTE_TOKEN', timeoutMs: 120_000 } } }, tools: { deny: ['web__*'] } };
-    const [entry] = withMcpBridge(config as never, { REMOTE_TOKEN: 't0k3n', OTHER: 'no', PINCER_STATE_DIR: '/state' });
+    const [entry] = withMcpBridge(config as never, { env: { REMOTE_TOKEN: 't0k3n', OTHER: 'no' } });
     expect(entry.id).toBe('mcp-bridge');
     expect(Object.keys((entry.settings as any).servers)).toEqual(['docs', 'remote']);
     expect((entry.settings as any).deniedServers).toEqual(['web']);
-    expect(entry.env).toEqual({ PINCER_PLUGIN_DATA_DIR: '/state/plugins/mcp-bridge', REMOTE_TOKEN: 't0k3n' });
+    expect(entry.env).toEqual({ REMOTE_TOKEN: 't0k3n' });
     expect(entry.timeouts).toMatchObject({ callMs: 125_000 });
   });
 });

@@ -51,7 +51,10 @@ describe('the MCP server over a fake kernel', () => {
     const { client } = await connect(kernel);
     const result = await client.callTool({ name: 'exec', arguments: { command: 'id' } });
     expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0].text).toContain('remove "exec" from agents.main.tools.deny');
+    // The library's wording (the same in every door): the rule's key, never how to change it (9.1).
+    expect((result.content as { text: string }[])[0].text).toContain('agents.main.tools.deny');
+    expect((result.content as { text: string }[])[0].text).not.toContain('remove');
+    expect(result._meta?.['pincer/outcome']).toMatchObject({ outcome: 'denied', code: 'TOOL_REMOVED', retryable: false });
     expect(kernel.calls).toHaveLength(0);
   });
 

@@ -40,7 +40,7 @@ describe('the session of an MCP client', () => {
     closers.push(() => alice.close(), () => mallory.close());
 
     const started = await alice.callTool({ name: 'exec', arguments: { command: 'sleep 30', background: true } });
-    const runId = /Started background run (\S+)\./.exec(text(started))?.[1];
+    const runId = /Started background run (run_[0-9a-f]+)/.exec(text(started))?.[1];
     expect(runId, text(started)).toBeDefined();
     expect(text(await alice.callTool({ name: 'process', arguments: { action: 'list' } }))).toContain(runId);
 

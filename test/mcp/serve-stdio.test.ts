@@ -59,7 +59,9 @@ describe('pincer serve with the MCP SDK client over stdio', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('exec');
     const result = await client.callTool({ name: 'exec', arguments: { command: 'echo hi' } });
     expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0].text).toContain('remove "exec" from tools.deny');
+    // The library's wording in every door: the rule's key, never how to change it (9.1, 23.6).
+    expect((result.content as { text: string }[])[0].text).toContain('the global policy layer denies it (tools.deny matched "exec")');
+    expect(result._meta?.['pincer/outcome']).toMatchObject({ outcome: 'denied', code: 'TOOL_REMOVED' });
   });
 
   it('refuses a path outside the workspace with an error result, not a protocol error', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { scratchCwd } from '../helpers/scratch-cwd.js';
 import { bundledPluginConfigs } from '../../kernel/config/defaults.js';
 import { lintPolicyConfig, pluginToolsFromManifests } from '../../kernel/config/lint.js';
 import { checkConfig, parseConfig } from '../../kernel/config/validate.js';
@@ -62,7 +63,7 @@ describe('a deny entry that matches no known tool, group or plugin', () => {
 
   it('warns through the kernel at assembly, in every tool set, and reaches the log once', async () => {
     const logged: string[] = [];
-    const kernel = createKernel({ plugins: bundledPluginConfigs(), tools: { profile: 'coding', deny: ['exce'] } }, { logger: (r) => r.level === 'warn' && logged.push(r.message) });
+    const kernel = createKernel({ plugins: bundledPluginConfigs(), tools: { profile: 'coding', deny: ['exce'] } }, { cwd: scratchCwd(), logger: (r) => r.level === 'warn' && logged.push(r.message) });
     await kernel.start();
     try {
       const first = kernel.assembleTools();

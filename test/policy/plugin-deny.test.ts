@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scratchCwd } from '../helpers/scratch-cwd.js';
 import { bundledPluginConfigs } from '../../kernel/config/defaults.js';
 import { SurfaceCache } from '../../kernel/assembly/surface.js';
-import type { PluginHost } from '../../kernel/host/index.js';
+import { DEFAULT_CORE_TOOL_PLUGINS, type PluginHost } from '../../kernel/host/index.js';
 import { createKernel } from '../../kernel/index.js';
 import { applyPolicyPipeline } from '../../kernel/policy/index.js';
 
@@ -11,12 +12,16 @@ const echo = path.join(root, 'dist/test/fixtures/plugins/echo.js');
 
 /** A host double that only answers what the surface cache reads. */
 function hostWith(tools: { name: string; pluginId: string }[]): PluginHost {
-  return { contributionsVersion: 1, contributedTools: () => tools.map((t) => ({ ...t, description: '', inputSchema: {}, family: 'x' })) } as unknown as PluginHost;
+  return {
+    contributionsVersion: 1,
+    contributedTools: () => tools.map((t) => ({ ...t, description: '', inputSchema: {}, family: 'x' })),
+    coreToolDesignee: (name: string) => DEFAULT_CORE_TOOL_PLUGINS[name],
+  } as unknown as PluginHost;
 }
 
 describe('a plugin-id entry', () => {
   it('removes every tool the plugin serves, its core-named ones included (real plugin processes)', async () => {
-    const kernel = createKernel({ plugins: [...bundledPluginConfigs(), { id: 'echo', module: echo }], tools: { deny: ['fs', 'echo'] } }, { logger: () => undefined });
+    const kernel = createKernel({ plugins: [...bundledPluginConfigs(), { id: 'echo', module: echo }], tools: { deny: ['fs', 'echo'] } }, { cwd: scratchCwd(), logger: () => undefined });
     await kernel.start();
     try {
       const toolSet = kernel.assembleTools();
@@ -24,6 +29,25 @@ describe('a plugin-id entry', () => {
       for (const name of ['ls', 'read', 'write', 'edit', 'apply_patch', 'echo']) expect(names).not.toContain(name);
       expect(names).toEqual(expect.arrayContaining(['exec', 'process']));
       expect(toolSet.explain('read')).toMatchObject({ present: false, removal: { layer: 'global', ruleKind: 'deny', matchedRules: ['read'], configKey: 'tools.deny' } });
+    } finally {
+      await kernel.stop();
+    }
+  });
+});
+
+describe('a core tool name from the plugin an operator designates in coreTools', () => {
+  it('is a core tool of that plugin: group:plugins keeps it, the plugin id removes it (real plugin processes)', async () => {
+    const kernel = createKernel({ plugins: [{ id: 'echo', module: echo, coreTools: ['read'] }], tools: { profile: 'full', deny: ['group:plugins'] } }, { cwd: scratchCwd(), logger: () => undefined });
+    await kernel.start();
+    try {
+      expect(kernel.assembleTools().tools.map((t) => [t.name, t.pluginId])).toEqual([['read', 'echo']]);
+      const byId = createKernel({ plugins: [{ id: 'echo', module: echo, coreTools: ['read'] }], tools: { profile: 'full', deny: ['echo'] } }, { cwd: scratchCwd(), logger: () => undefined });
+      await byId.start();
+      try {
+        expect(byId.assembleTools().tools).toEqual([]);
+      } finally {
+        await byId.stop();
+      }
     } finally {
       await kernel.stop();
     }

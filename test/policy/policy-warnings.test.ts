@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { scratchCwd } from '../helpers/scratch-cwd.js';
 import { bundledPluginConfigs } from '../../kernel/config/defaults.js';
 import { createKernel, type PincerConfig } from '../../kernel/index.js';
 
 async function withKernel(tools: PincerConfig['tools'], fn: (kernel: ReturnType<typeof createKernel>, logged: string[]) => void): Promise<void> {
   const logged: string[] = [];
-  const kernel = createKernel({ plugins: bundledPluginConfigs(), tools }, { logger: (r) => r.level === 'warn' && logged.push(r.message) });
+  const kernel = createKernel({ plugins: bundledPluginConfigs(), tools }, { cwd: scratchCwd(), logger: (r) => r.level === 'warn' && logged.push(r.message) });
   await kernel.start();
   try {
     fn(kernel, logged);

@@ -1,20 +1,26 @@
-import { posix } from 'node:path';
+import { existsSync, linkSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import Docker from 'dockerode';
-import { afterAll, describe } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DockerSandbox } from '../../plugins/sandbox-docker/src/docker-sandbox.js';
+import { createDockerPlugin } from '../../plugins/sandbox-docker/src/plugin.js';
+import { createSshPlugin } from '../../plugins/sandbox-ssh/src/plugin.js';
 import { DockerWorkspace, toGuardMounts } from '../../plugins/sandbox-docker/src/docker-workspace.js';
 import { SshShell } from '../../plugins/sandbox-ssh/src/ssh-shell.js';
 import { SshWorkspace } from '../../plugins/sandbox-ssh/src/ssh-workspace.js';
 import { resolveSandboxConfig } from '../../sdk/sandbox/config.js';
+import { resolveSandboxScopeKey, slugifyScopeKey } from '../../sdk/sandbox/naming.js';
 import { SandboxPathGuard } from '../../sdk/sandbox/guard/path-guard.js';
 import { ShellWorkspace } from '../../sdk/sandbox/shell/shell-workspace.js';
-import { cutStdinInHalf, fileContractTests, type ContractBackend } from './file-contract.js';
+import type { HandlerContext, SandboxBackendDefinition } from '../../sdk/plugin-api.js';
+import { PROTECTED, fileContractTests, makeProtectedWorkspace, makeWorkspace, type ContractBackend } from './file-contract.js';
 import { raceCampaignTests } from './race-campaign.js';
 import { HAS_DOCKER, HAS_SSH, TEST_IMAGE, sshSettings } from './services.js';
 
-// This file's own label, so cleaning up never touches containers of a concurrent test run.
+// Its own label only: cleaning up must not remove the containers of test files running
+// beside it, and their blanket clean-up (label pincer.test=1) must not remove these.
 const RUN = `file-contract-${process.pid}`;
-const LABELS = { 'pincer.test': '1', 'pincer.test.run': RUN };
+const LABELS = { 'pincer.test.run': RUN };
 let seq = 0;
 const session = (kind: string) => `${kind}-contract:${process.pid}:${++seq}`;
 
@@ -30,9 +36,9 @@ const docker: ContractBackend = {
     const ws = await DockerWorkspace.open(sandbox(), { sessionKey: session('docker'), agentId: 'main', workspaceDir: hostDir }, options);
     return { ws, sandboxDir: hostDir, close: async () => undefined };
   },
-  async openCut(hostDir) {
+  async openThrough(hostDir, wrap) {
     const opened = await DockerWorkspace.open(sandbox(), { sessionKey: session('docker'), agentId: 'main', workspaceDir: hostDir });
-    const shell = cutStdinInHalf(opened.handle.shell);
+    const shell = wrap(opened.handle.shell);
     const guard = await SandboxPathGuard.open(shell, '/workspace', toGuardMounts(opened.handle.plan.mounts));
     return { ws: new ShellWorkspace(shell, guard), sandboxDir: hostDir, close: async () => undefined };
   },
@@ -44,14 +50,33 @@ const ssh: ContractBackend = {
     const ws = await SshWorkspace.open(sshSettings(), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir }, options);
     return { ws, sandboxDir: posix.join(ws.remoteDir, 'm0'), close: () => ws.close() };
   },
-  async openCut(hostDir) {
+  async openThrough(hostDir, wrap) {
     const opened = await SshWorkspace.open(sshSettings(), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir });
     const target = posix.join(opened.remoteDir, 'm0');
-    const shell = cutStdinInHalf(new SshShell(opened.connection));
+    const shell = wrap(new SshShell(opened.connection));
     const guard = await SandboxPathGuard.open(shell, '/workspace', [{ path: '/workspace', target, writable: true, source: 'workspace' }]);
     return { ws: new ShellWorkspace(shell, guard), sandboxDir: target, close: () => opened.close() };
   },
 };
+
+const pluginCtx = (settings: Record<string, unknown>): HandlerContext =>
+  ({ signal: new AbortController().signal, settings, log: { warn: () => undefined, info: () => undefined } }) as unknown as HandlerContext;
+
+/** The operator's knobs reach the guard through the plugin: protectedPaths from prepare, allowHardLinks from settings. */
+async function checkPluginPlumbing(backend: SandboxBackendDefinition, settings: Record<string, unknown>, sandboxDirOf: (session: string) => string | undefined): Promise<void> {
+  const hostDir = makeProtectedWorkspace();
+  const session = `plumbing-${process.pid}-${++seq}`;
+  await backend.prepare({ session, backendId: backend.id, workspaceDir: hostDir, protectedPaths: ['.git'] }, pluginCtx(settings));
+  try {
+    const ops = backend.operations;
+    await expect(ops.write!({ session, path: '.git/hooks/pre-commit', content: 'evil' }, pluginCtx(settings))).rejects.toMatchObject({ data: { code: 'PROTECTED_PATH' } });
+    const dir = sandboxDirOf(session) ?? hostDir;
+    linkSync(join(dir, 'hello.txt'), join(dir, 'twin.txt'));
+    expect(await ops.read!({ session, path: 'twin.txt' }, pluginCtx(settings))).toMatchObject({ content: 'hello world\n' });
+  } finally {
+    await backend.release?.(session, pluginCtx(settings));
+  }
+}
 
 describe.skipIf(!HAS_DOCKER)('docker backend: file-operation contract (real engine)', () => {
   afterAll(async () => {
@@ -61,9 +86,51 @@ describe.skipIf(!HAS_DOCKER)('docker backend: file-operation contract (real engi
   });
   fileContractTests(docker);
   raceCampaignTests(docker, 35);
+
+  it('passes protectedPaths and the allowHardLinks setting from the plugin to the guard', async () => {
+    const prefix = `pincer-fcplug-${process.pid}-`;
+    try {
+      const [backend] = createDockerPlugin().sandboxBackends!;
+      await checkPluginPlumbing(backend, { docker: { image: TEST_IMAGE, containerPrefix: prefix }, scope: 'session', workspaceAccess: 'rw', allowHardLinks: true }, () => undefined);
+    } finally {
+      const engine = new Docker();
+      const mine = await engine.listContainers({ all: true, filters: { name: [prefix] } });
+      await Promise.all(mine.map((c) => engine.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+    }
+  });
+
+  it('removes the temp file a killed container left in the workspace when the workspace opens again', async () => {
+    const hostDir = makeWorkspace();
+    const stale = join(hostDir, '.pincer-tmp-deadbeef0000');
+    const fresh = join(hostDir, '.pincer-tmp-c0ffee000000');
+    writeFileSync(stale, 'half a write');
+    writeFileSync(fresh, 'a write in flight');
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(stale, old, old);
+    await docker.open(hostDir, {});
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(fresh)).toBe(true); // younger than a minute: maybe another session's live write
+  });
 });
 
 describe.skipIf(!HAS_SSH)('ssh backend: file-operation contract (real sshd)', () => {
   fileContractTests(ssh);
   raceCampaignTests(ssh, 35);
+
+  it('passes protectedPaths and the allowHardLinks setting from the plugin to the guard', async () => {
+    const [backend] = createSshPlugin().sandboxBackends!;
+    const settings = { ssh: sshSettings(), allowHardLinks: true };
+    // The remote copy lives where SshWorkspace puts a session's workspace (this sshd runs on this machine).
+    await checkPluginPlumbing(backend, settings, (session) => posix.join(settings.ssh.remoteRoot!, slugifyScopeKey(resolveSandboxScopeKey('session', session, 'main')), 'm0'));
+  });
+
+  it('never syncs protected paths back, even when a remote command rewrote them', async () => {
+    const hostDir = makeProtectedWorkspace();
+    const ws = await SshWorkspace.open(sshSettings({ syncBack: 'on-close' }), { sessionKey: session('ssh'), agentId: 'main', workspaceDir: hostDir }, { protectedPaths: PROTECTED });
+    await ws.exec('echo evil > .git/hooks/pre-commit; echo "{}" > pincer.config.json; echo kept > made-remotely.txt');
+    await ws.close();
+    expect(readFileSync(join(hostDir, '.git', 'hooks', 'pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+    expect(readFileSync(join(hostDir, 'pincer.config.json'), 'utf8')).toContain('deny');
+    expect(readFileSync(join(hostDir, 'made-remotely.txt'), 'utf8')).toBe('kept\n');
+  });
 });

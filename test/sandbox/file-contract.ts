@@ -23,11 +23,8 @@ export interface ContractBackend {
   open(hostDir: string, options: { protectedPaths?: string[]; allowHardLinks?: boolean }): Promise<ContractWorkspace>;
   /** The backend may chown (root without dropped capabilities): a replaced file keeps its owner. */
   keepsOwner: boolean;
-  /**
-   * Opens a workspace whose transport delivers only the first half of a write's content
-   * and then ends it, as when the backend dies mid-stream (docker exec, ssh channel).
-   */
-  openCut?(hostDir: string): Promise<ContractWorkspace>;
+  /** For shell-backed sandboxes: opens a workspace whose transport is wrapped (to count or cut it). */
+  openThrough?(hostDir: string, wrap: (shell: SandboxShellBackend) => SandboxShellBackend): Promise<ContractWorkspace>;
 }
 
 export interface ContractWorkspace {
@@ -37,7 +34,7 @@ export interface ContractWorkspace {
   close(): Promise<void>;
 }
 
-export const PROTECTED = ['pincer.config.json', '.pincer', '.git', 'conf/pincer.json'];
+export const PROTECTED = ['pincer.config.json', '.pincer', '.git', 'conf/pincer.json', 'linked.json'];
 
 /** A workspace with the files the fences protect, plus the attack fixtures of makeWorkspace. */
 export function makeProtectedWorkspace(): string {
@@ -47,6 +44,9 @@ export function makeProtectedWorkspace(): string {
   writeFileSync(join(dir, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nexit 0\n');
   mkdirSync(join(dir, 'conf'));
   writeFileSync(join(dir, 'conf', 'pincer.json'), '{}\n');
+  mkdirSync(join(dir, 'data'));
+  writeFileSync(join(dir, 'data', 'real.json'), '{"real":true}\n');
+  symlinkSync('data/real.json', join(dir, 'linked.json')); // a protected symlink protects what it names
   return dir;
 }
 
@@ -150,6 +150,7 @@ export function fileContractTests(backend: ContractBackend): void {
 
   describe('protected paths', () => {
     const original = () => [
+      readFileSync(join(dir, 'data', 'real.json'), 'utf8'),
       readFileSync(join(dir, 'pincer.config.json'), 'utf8'),
       readFileSync(join(dir, '.git', 'hooks', 'pre-commit'), 'utf8'),
       readFileSync(join(dir, 'conf', 'pincer.json'), 'utf8'),
@@ -181,6 +182,9 @@ export function fileContractTests(backend: ContractBackend): void {
         ['mkdir in .pincer', () => ws.mkdir('.pincer/state', { recursive: true })],
         ['create .pincer', () => ws.mkdir('.pincer')],
         ['write nested protected', () => ws.write('conf/pincer.json', '{}')],
+        ['write through a protected symlink', () => ws.write('linked.json', '{}')],
+        ['write what a protected symlink names', () => ws.write('data/real.json', '{}')],
+        ['rename what a protected symlink names', () => ws.rename('data', 'data-old')],
       ];
       for (const [what, attempt] of attempts) expect([what, await codeOf(attempt())]).toEqual([what, 'PROTECTED_PATH']);
       expect(original()).toEqual(before);
@@ -204,6 +208,45 @@ export function fileContractTests(backend: ContractBackend): void {
     });
   });
 
+  if (backend.openThrough) {
+    const openThrough = backend.openThrough.bind(backend);
+    it('checks and uses each path in one remote step: one command per operation', async () => {
+      let spawned = 0;
+      const counted = await openThrough(makeWorkspace(), (inner) => ({ label: inner.label, spawn: (request) => { spawned += 1; return inner.spawn(request); } }));
+      try {
+        const perOperation: Record<string, number> = {};
+        const count = async (name: string, op: () => Promise<unknown>) => { const before = spawned; await op(); perOperation[name] = spawned - before; };
+        await count('read', () => counted.ws.read('hello.txt'));
+        await count('write', () => counted.ws.write('w.txt', 'x'));
+        await count('stat', () => counted.ws.stat('w.txt'));
+        await count('readDirectory', () => counted.ws.readDirectory('.'));
+        await count('mkdir', () => counted.ws.mkdir('d'));
+        await count('rename', () => counted.ws.rename('w.txt', 'd/w.txt'));
+        await count('remove', () => counted.ws.remove('d', { recursive: true }));
+        await count('exec', () => counted.ws.exec('true'));
+        expect(perOperation).toEqual({ read: 1, write: 1, stat: 1, readDirectory: 1, mkdir: 1, rename: 1, remove: 1, exec: 1 });
+      } finally {
+        await counted.close();
+      }
+    });
+  }
+
+  if (backend.openThrough) {
+    const openThrough = backend.openThrough.bind(backend);
+    it('sets modes explicitly, so a restrictive umask in the sandbox changes nothing', async () => {
+      const strict = await openThrough(makeWorkspace(), (inner) => ({ label: inner.label, spawn: (request) => inner.spawn({ ...request, script: `umask 077\n${request.script}` }) }));
+      try {
+        writeFileSync(join(strict.sandboxDir, 'tool.sh'), '#!/bin/sh\n', { mode: 0o755 });
+        await strict.ws.write('tool.sh', '#!/bin/sh\necho edited\n');
+        await strict.ws.write('shared.txt', 'x', { mode: 0o664 });
+        expect(statSync(join(strict.sandboxDir, 'tool.sh')).mode & 0o7777).toBe(0o755);
+        expect(statSync(join(strict.sandboxDir, 'shared.txt')).mode & 0o7777).toBe(0o664);
+      } finally {
+        await strict.close();
+      }
+    });
+  }
+
   describe('names and temp files', () => {
     it('edits a file whose name is 240 bytes long and leaves no temp file behind', async () => {
       const name = `${'n'.repeat(236)}.txt`;
@@ -223,9 +266,9 @@ export function fileContractTests(backend: ContractBackend): void {
       await expect(ws.exec('true', { cwd: 'a\0b' })).rejects.toMatchObject({ code: 'PATH_NOT_ADMITTED' });
     });
 
-    const openCut = backend.openCut?.bind(backend);
-    if (openCut) it('replaces nothing and leaves no temp file when the content is cut off mid-stream', async () => {
-      const cut = await openCut(makeWorkspace());
+    const openThrough = backend.openThrough?.bind(backend);
+    if (openThrough) it('replaces nothing and leaves no temp file when the content is cut off mid-stream', async () => {
+      const cut = await openThrough(makeWorkspace(), cutStdinInHalf);
       try {
         await expect(cut.ws.write('hello.txt', 'a whole new text')).rejects.toMatchObject({ code: 'IO_ERROR', message: expect.stringContaining('incomplete') });
         await expect(cut.ws.write('new.txt', 'a whole new text')).rejects.toMatchObject({ code: 'IO_ERROR' });

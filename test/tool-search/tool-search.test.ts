@@ -61,11 +61,11 @@ describe('the plan', () => {
   it('refuses a deferred tool until a search found it, then lists it and lets it run', async () => {
     const discovered = new Set<string>();
     const plan = planToolSearch(catalog, { enabled: true }, discovered)!;
-    expect(plan.refusal('slack__post_message')?.isError).toBe(true);
+    expect(plan.notLoaded('slack__post_message')).toMatch(/call tool_search to find it/);
     const search = plan.all.find((t) => t.name === 'tool_search')!;
     const result = await search.execute({ query: 'slack message' }, { toolCallId: 't' });
     expect(JSON.parse((result.content[0] as { text: string }).text).matches[0]).toMatchObject({ name: 'slack__post_message', inputSchema: { type: 'object' } });
-    expect(plan.refusal('slack__post_message')).toBeUndefined();
+    expect(plan.notLoaded('slack__post_message')).toBeUndefined();
     expect(plan.listed().map((t) => t.name)).toEqual(['tool_search', 'slack__post_message']);
     expect((await search.execute({ query: 'a', pattern: 'b' }, { toolCallId: 't' })).isError).toBe(true);
   });

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scratchCwd } from '../helpers/scratch-cwd.js';
 import { createKernel, type Kernel, type PincerConfig } from '../../kernel/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -56,9 +57,11 @@ describe('a multi-file patch interrupted by SIGKILL ends all-old, never a mix (i
           { id: 'sandbox-pausing', module: path.join(ROOT, 'dist/test/fixtures/fs-tools/pausing-backend.js'), env: { PAUSE_WRITE_SUFFIX: `/${name(PAUSE_AT)}`, PAUSE_MARKER: marker } },
         ],
         tools: { profile: 'coding' },
+        // The fixture serves the bundled backend id "local": only an explicit setting may hand it to another plugin.
+        backendPlugins: { local: 'sandbox-pausing' },
         agents: { list: [{ id: 'main', default: true, workspace, plugins: ['fs', 'sandbox-pausing'] }] },
     };
-    kernel = createKernel(config, { logger: () => undefined });
+    kernel = createKernel(config, { cwd: scratchCwd(), logger: () => undefined });
     await kernel.start();
     return { workspace, journals: path.join(dataDir, 'patch-journal'), marker, tools: kernel.assembleTools(), config };
   }
@@ -111,7 +114,7 @@ describe('a multi-file patch interrupted by SIGKILL ends all-old, never a mix (i
 
     // The next start of the kernel (fresh plugin and backend processes, same data directory).
     await kernel!.stop();
-    kernel = createKernel(config, { logger: () => undefined });
+    kernel = createKernel(config, { cwd: scratchCwd(), logger: () => undefined });
     await kernel.start();
     const next = await kernel.assembleTools().execute('read', { path: name(0) });
     expect(text(next)).toMatch(/\[Before this call: 1 apply_patch call\(s\) interrupted by a crash were undone/);

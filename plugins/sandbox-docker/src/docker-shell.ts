@@ -60,10 +60,10 @@ export class DockerShell implements SandboxShellBackend {
       stdout,
       stderr,
       exit,
-      writeStdin(data: Buffer) {
+      writeStdin(data: Buffer, options = {}) {
         stream.write(data);
-        // half-close: the engine forwards EOF to the process's stdin
-        stream.end();
+        // half-close: the engine forwards EOF to the process's stdin (kept open: the exec wrapper's lifeline)
+        if (!options.keepOpen) stream.end();
       },
       destroy() {
         stream.destroy();

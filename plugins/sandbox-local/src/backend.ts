@@ -1,6 +1,8 @@
 import type { WorkspaceService } from '../../../protocol/index.js';
 import type { TempJournal } from '../../../sdk/fs-bridge/index.js';
 import type { SandboxBackendDefinition } from '../../../sdk/plugin-api.js';
+import { RunTable } from '../../../sdk/sandbox/runs/run-table.js';
+import { runOperations } from '../../../sdk/sandbox/runs/run-operations.js';
 import { resolveLocalOptions } from './backend-config.js';
 import { LOCAL_WORKSPACE_ROOT, LocalWorkspace } from './local-workspace.js';
 import { openTempJournal } from './plugin-data.js';
@@ -8,6 +10,7 @@ import { toWireError, withWireErrors } from './wire-errors.js';
 
 interface Prepared {
   workspace: WorkspaceService;
+  local: LocalWorkspace;
   /** Same key → same sandbox: a repeated prepare reuses it. */
   key: string;
 }
@@ -26,11 +29,13 @@ export function createLocalBackend(options: { tempJournal?: TempJournal } = {}):
     journal.sweep(true);
     return journal;
   };
-  const of = (session: string): WorkspaceService => {
-    const prepared = sessions.get(session);
-    if (prepared === undefined) throw new Error(`local backend: session "${session}" was not prepared`);
-    return prepared.workspace;
+  const runTable = new RunTable(); // one for the backend: run limits span its sessions
+  const prepared = (session: string): Prepared => {
+    const found = sessions.get(session);
+    if (found === undefined) throw new Error(`local backend: session "${session}" was not prepared`);
+    return found;
   };
+  const of = (session: string): WorkspaceService => prepared(session).workspace;
   return {
     id: 'local',
     async prepare(params, ctx) {
@@ -41,7 +46,10 @@ export function createLocalBackend(options: { tempJournal?: TempJournal } = {}):
       journal.sweep(); // leftovers of another process on this data directory that died mid-write
       const key = JSON.stringify(options);
       const reused = sessions.get(params.session)?.key === key;
-      if (!reused) sessions.set(params.session, { key, workspace: withWireErrors(new LocalWorkspace({ ...options, tempJournal: journal })) });
+      if (!reused) {
+        const local = new LocalWorkspace({ ...options, tempJournal: journal, runTable, session: params.session });
+        sessions.set(params.session, { key, local, workspace: withWireErrors(local) });
+      }
       return { session: params.session, workdir: LOCAL_WORKSPACE_ROOT, reused };
     },
     release(session) {
@@ -56,6 +64,7 @@ export function createLocalBackend(options: { tempJournal?: TempJournal } = {}):
       remove: async (p, ctx) => (await of(p.session).remove(p.path, p.options, ctx.signal), null),
       rename: async (p, ctx) => (await of(p.session).rename(p.from, p.to, ctx.signal), null),
       exec: (p, ctx) => of(p.session).exec(p.command, p.options, ctx.signal),
+      ...runOperations(runTable, (session) => prepared(session).local),
     },
   };
 }

@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import type { ExecRunService } from '../../../protocol/v1/exec-run-types.js';
 import type {
   WorkspaceDirEntry,
   WorkspaceExecOptions,
@@ -9,9 +9,11 @@ import type {
   WorkspaceStat,
   WorkspaceWriteOptions,
 } from '../../../protocol/v1/workspace-types.js';
-import { HostFsBridge, WorkspaceError, type PathMapping, type TempJournal } from '../../../sdk/fs-bridge/index.js';
-import { buildCommandEnv } from './exec/env.js';
-import { runCommand } from './exec/run-command.js';
+import { HostFsBridge, type PathMapping, type TempJournal } from '../../../sdk/fs-bridge/index.js';
+import { RunTable } from '../../../sdk/sandbox/runs/run-table.js';
+import { toExecResult, type TranscriptExecutor } from '../../../sdk/sandbox/shell/exec-outcome.js';
+import { OutputTranscript } from '../../../sdk/sandbox/shell/transcript.js';
+import { LOCAL_EXEC_DEFAULTS, localExecutor } from './exec/local-exec.js';
 
 /** Container root of the workspace mount, as the model sees it. */
 export const LOCAL_WORKSPACE_ROOT = '/workspace';
@@ -35,9 +37,10 @@ export interface LocalWorkspaceOptions {
   defaultTimeoutMs?: number;
   defaultMaxOutputBytes?: number;
   killGraceMs?: number;
+  /** Detached runs: the backend's shared table and this workspace's session in it (default: a table of its own). */
+  runTable?: RunTable;
+  session?: string;
 }
-
-export const LOCAL_EXEC_DEFAULTS = { timeoutMs: 120_000, maxOutputBytes: 1024 * 1024, killGraceMs: 1_000 } as const;
 
 /**
  * The `local` backend's workspace: the host file system behind seed-003 path
@@ -48,6 +51,9 @@ export const LOCAL_EXEC_DEFAULTS = { timeoutMs: 120_000, maxOutputBytes: 1024 * 
 export class LocalWorkspace implements WorkspaceService {
   readonly bridge: HostFsBridge;
   readonly #options: LocalWorkspaceOptions;
+  /** Runs a command into a transcript: what `exec` and detached runs share. */
+  readonly execInto: TranscriptExecutor;
+  readonly runs: ExecRunService;
 
   constructor(options: LocalWorkspaceOptions) {
     this.#options = options;
@@ -56,6 +62,8 @@ export class LocalWorkspace implements WorkspaceService {
       ...(options.readOnlyMounts ?? []).map((m) => ({ ...m, readOnly: true })),
     ];
     this.bridge = new HostFsBridge({ mappings, maxReadBytes: options.maxReadBytes, allowHardLinks: options.allowHardLinks, tempJournal: options.tempJournal });
+    this.execInto = localExecutor({ bridge: this.bridge, root: LOCAL_WORKSPACE_ROOT, ...options });
+    this.runs = (options.runTable ?? new RunTable()).service(options.session ?? 'local', this.execInto);
   }
 
   get workdir(): string {
@@ -105,24 +113,7 @@ export class LocalWorkspace implements WorkspaceService {
   }
 
   async exec(command: string, options: WorkspaceExecOptions = {}, signal?: AbortSignal): Promise<WorkspaceExecResult> {
-    const cwd = await this.#admitCwd(options.cwd ?? LOCAL_WORKSPACE_ROOT);
-    return runCommand(command, {
-      cwd,
-      env: buildCommandEnv(process.env, this.#options.env, options.env),
-      timeoutMs: options.timeoutMs ?? this.#options.defaultTimeoutMs ?? LOCAL_EXEC_DEFAULTS.timeoutMs,
-      maxOutputBytes: options.maxOutputBytes ?? this.#options.defaultMaxOutputBytes ?? LOCAL_EXEC_DEFAULTS.maxOutputBytes,
-      killGraceMs: this.#options.killGraceMs ?? LOCAL_EXEC_DEFAULTS.killGraceMs,
-      stdin: options.stdin,
-      signal,
-    });
-  }
-
-  /** The working directory passes the same admission as a file path, and must be a directory. */
-  async #admitCwd(cwd: string): Promise<string> {
-    const guarded = await this.bridge.guard.admit(cwd);
-    const stat = await fs.stat(guarded.hostPath).catch(() => null);
-    if (stat === null) throw new WorkspaceError('NOT_FOUND', `Working directory does not exist: ${cwd}`, { path: cwd });
-    if (!stat.isDirectory()) throw new WorkspaceError('NOT_A_DIRECTORY', `Working directory is not a directory: ${cwd}`, { path: cwd });
-    return guarded.hostPath;
+    const transcript = new OutputTranscript(options.maxOutputBytes ?? this.#options.defaultMaxOutputBytes ?? LOCAL_EXEC_DEFAULTS.maxOutputBytes);
+    return toExecResult(await this.execInto(command, options, signal, transcript), transcript);
   }
 }

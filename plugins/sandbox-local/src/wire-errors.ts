@@ -28,5 +28,6 @@ export function withWireErrors(workspace: WorkspaceService): WorkspaceService {
     remove: wrap(workspace.remove.bind(workspace)),
     rename: wrap(workspace.rename.bind(workspace)),
     exec: wrap(workspace.exec.bind(workspace)),
+    ...(workspace.runs ? { runs: workspace.runs } : {}), // a run's failure is reported in the run, never thrown
   };
 }

@@ -28,7 +28,8 @@ export class SshShell implements SandboxShellBackend {
       stdout,
       stderr,
       exit,
-      writeStdin: (data) => { channel.end(data); },
+      // An open stdin is the exec wrapper's lifeline: it closes when the connection does.
+      writeStdin: (data, options = {}) => { if (options.keepOpen) channel.write(data); else channel.end(data); },
       destroy: () => { channel.destroy(); },
     };
   }

@@ -65,6 +65,8 @@ export class SshWorkspace extends ShellWorkspace {
       const guard = await SandboxPathGuard.open(shell, SANDBOX_WORKSPACE_MOUNT, protectedMounts, { allowHardLinks: options.allowHardLinks });
       // Skill paths inside the workspace copy are never synced back over the host's files.
       const readOnlyRelative = skills.map((s) => posix.relative(SANDBOX_WORKSPACE_MOUNT, s.containerPath)).filter((r) => r && !r.startsWith('..'));
+      // Protected paths neither: a command run remotely must not carry a rewritten .git or config home.
+      readOnlyRelative.push(...(options.protectedPaths ?? []).map((p) => posix.normalize(p.replace(/\\/g, '/')).replace(/\/+$/, '')));
       return new SshWorkspace(connection, guard, settings, ctx, remoteDir, readOnlyRelative, options);
     } catch (error) {
       connection.close();

@@ -1,13 +1,11 @@
 import { definePlugin } from '../../../sdk/plugin-api.js';
-import { BackgroundRegistry } from './background/registry.js';
+import { RunJournal, journalFile } from './runs/journal.js';
 import { SHELL_PLUGIN, createShellTools } from './tools.js';
 
-/** Build the shell plugin with its own background registry (one per plugin process, or per test). */
-export function createShellPlugin(registry = new BackgroundRegistry()) {
-  return definePlugin({
-    ...SHELL_PLUGIN,
-    tools: createShellTools(registry),
-    // Nothing started in the background may outlive the plugin.
-    deactivate: () => registry.killAll(),
-  });
+/**
+ * The shell plugin. Its background runs belong to the sandbox backend and survive a restart
+ * of this plugin; so does the journal of the runs it started, kept in its data dir.
+ */
+export function createShellPlugin(journal = new RunJournal(journalFile())) {
+  return definePlugin({ ...SHELL_PLUGIN, tools: createShellTools(journal) });
 }

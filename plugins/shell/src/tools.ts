@@ -1,12 +1,15 @@
 import type { ToolDefinition } from '../../../sdk/plugin-api.js';
-import { BackgroundRegistry } from './background/registry.js';
+import type { RunJournal } from './runs/journal.js';
 import { createExecTool } from './tools/exec.js';
 import { createProcessTool } from './tools/process.js';
 import { withShellMetadata } from './tools/metadata.js';
 
 export const SHELL_PLUGIN = { id: 'shell', version: '0.1.0', family: 'shell' } as const;
 
-/** The shell family: exec and process share one registry of background runs. */
-export function createShellTools(registry: BackgroundRegistry): ToolDefinition<any>[] {
-  return [createExecTool(registry), createProcessTool(registry)].map(withShellMetadata);
+/**
+ * The shell family. Background runs live in the sandbox backend, not here; the journal only
+ * remembers which runs this plugin started, so it can tell a lost run from an unknown one.
+ */
+export function createShellTools(journal: RunJournal): ToolDefinition<any>[] {
+  return [createExecTool(journal), createProcessTool(journal)].map(withShellMetadata);
 }

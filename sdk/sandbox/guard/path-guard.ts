@@ -30,11 +30,13 @@ export class SandboxPathGuard {
     /** Same mounts with `target` replaced by its canonical form in the sandbox. */
     private readonly pinned: readonly GuardMount[],
     private readonly hostPins: ReadonlyMap<GuardMount, { dev: number; ino: number }>,
+    /** Protected paths where commands run, as written and canonicalized. */
+    protectedTargets: readonly string[],
     options: GuardOptions,
   ) {
     const byDepth = [...pinned].sort((a, b) => b.target.length - a.target.length || PRIORITY[b.source] - PRIORITY[a.source]);
-    const protectedTargets = pinned.flatMap((m) => (m.protectedPaths ?? []).map((p) => foldCase(p === '' ? m.target : posix.join(m.target, p))));
-    this.scriptArgs = [options.allowHardLinks === true ? 'h' : '-', byDepth.map((m) => `${m.writable ? 'w' : 'r'}|${m.target}`).join('\n'), protectedTargets.join('\n')];
+    const table = [...new Set(protectedTargets.map(foldCase))];
+    this.scriptArgs = [options.allowHardLinks === true ? 'h' : '-', byDepth.map((m) => `${m.writable ? 'w' : 'r'}|${m.target}`).join('\n'), table.join('\n')];
   }
 
   /**
@@ -55,14 +57,18 @@ export class SandboxPathGuard {
         throw new SandboxError('BACKEND_UNAVAILABLE', `Sandbox mount source ${m.hostRoot} (for ${m.path}) cannot be opened on the host`, { cause });
       }
     }
-    const result = await runShell(shell, { script: PIN_SCRIPT, args: mounts.map((m) => m.target) });
+    const joined = (m: GuardMount) => (m.protectedPaths ?? []).map((p) => (p === '' ? m.target : posix.join(m.target, p)));
+    // One round trip canonicalizes the mount targets and the protected paths (a protected symlink protects its target).
+    const written = mounts.flatMap(joined);
+    const result = await runShell(shell, { script: PIN_SCRIPT, args: [...mounts.map((m) => m.target), ...written] });
     const failure = guardFailure(result, 'open', mounts.map((m) => m.path).join(', '));
     if (failure) throw failure;
     const canonical = result.stdout.toString('utf8').split('\0');
     const pinned = mounts.map((m, i) => ({ ...m, target: canonical[i] || m.target }));
+    const protectedTargets = [...pinned.flatMap(joined), ...canonical.slice(mounts.length, mounts.length + written.length)];
     const writable = pinned.filter((m) => m.writable).map((m) => m.target);
     if (writable.length > 0) await runShell(shell, { script: SWEEP_SCRIPT, args: writable });
-    return new SandboxPathGuard(workdir, mounts, pinned, hostPins, options);
+    return new SandboxPathGuard(workdir, mounts, pinned, hostPins, protectedTargets, options);
   }
 
   /**
@@ -97,5 +103,17 @@ export class SandboxPathGuard {
   /** The typed error of a failed operation script, or null when it succeeded. */
   failure(result: ShellRunResult, action: string, input: string): SandboxError | null {
     return guardFailure(result, action, input, { show: (target) => this.namespacePath(target), lexical: normalizeSandboxPath(input, this.workdir) });
+  }
+
+  /**
+   * A path as commands see it (inside a mount's target: what `pwd` prints over ssh) in the
+   * namespace the model sees; a namespace path or anything else is returned unchanged. Only a
+   * lexical translation: `resolve` then judges the result like any other path.
+   */
+  fromTargetPath(input: string): string {
+    const p = normalizeSandboxPath(input, this.workdir);
+    if (!input.startsWith('/') || findMount(this.mounts, p, 'path')) return input;
+    const mount = findMount(this.pinned, p, 'target') ?? findMount(this.mounts, p, 'target');
+    return mount ? translate(mount, p, 'target') : input;
   }
 }

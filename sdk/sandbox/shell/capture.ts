@@ -1,50 +1,65 @@
-/** The wrapper announces the command's process-group id on stderr with this marker. */
+import type { OutputTranscript } from './transcript.js';
+
+/** The exec wrapper announces the command's process-group id on stderr with this marker, first thing. */
 export const PID_MARKER = '__PINCER_PID__';
 const PID_RE = /__PINCER_PID__(\d+)\n/;
-/** Stop scanning for the marker after this much stderr (it is printed right after fork). */
+/** ...and, last thing, that the command's group still had live processes, which it killed. */
+export const STRAY_MARKER = '__PINCER_STRAY__\n';
+/** Stop scanning for the pid marker after this much stderr (it is printed before the command runs). */
 const MARKER_SCAN_LIMIT = 64 * 1024;
 
+type Stream = 'stdout' | 'stderr';
+
 /**
- * Collects stdout/stderr up to a shared byte cap (the rest is counted and dropped, so a
- * flood cannot exhaust memory) and extracts the pid marker from stderr.
+ * Collects a script's stdout/stderr up to a shared byte cap (the rest is counted and dropped,
+ * so a flood cannot exhaust memory), or hands them to a transcript, after taking out the exec
+ * wrapper's markers: the pid at the start of stderr, the stray-process note at its very end.
  */
 export class OutputCapture {
   pid: number | undefined;
   private pidSeen: () => void = () => undefined;
   /** Settles when the pid marker arrives (never, if the command never starts). */
   readonly pidKnown = new Promise<void>((resolve) => { this.pidSeen = resolve; });
+  strayProcessesKilled = false;
   private readonly chunks = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
   private kept = 0;
   private truncated = false;
+  /** stderr before the pid marker was found. */
   private pending: Buffer | undefined;
+  /** The last stderr bytes, held back in case they are the stray marker. */
+  private held = Buffer.alloc(0);
 
-  constructor(private readonly cap: number, expectMarker: boolean) {
-    if (expectMarker) this.pending = Buffer.alloc(0);
+  constructor(private readonly cap: number, private readonly markers: boolean, private readonly transcript?: OutputTranscript) {
+    if (markers) this.pending = Buffer.alloc(0);
   }
 
-  push(stream: 'stdout' | 'stderr', chunk: Buffer): void {
-    if (stream === 'stderr' && this.pending) {
+  push(stream: Stream, chunk: Buffer): void {
+    if (stream === 'stdout' || !this.markers) return this.keep(stream, chunk);
+    if (this.pending) {
       this.pending = Buffer.concat([this.pending, chunk]);
-      const text = this.pending.toString('latin1');
-      const m = PID_RE.exec(text);
+      const m = PID_RE.exec(this.pending.toString('latin1'));
       if (!m && this.pending.length < MARKER_SCAN_LIMIT) return;
-      let rest = this.pending;
+      chunk = this.pending;
       if (m) {
         this.pid = Number(m[1]);
         this.pidSeen();
         // latin1 keeps byte offsets equal to string offsets
-        rest = Buffer.concat([rest.subarray(0, m.index), rest.subarray(m.index + m[0].length)]);
+        chunk = Buffer.concat([chunk.subarray(0, m.index), chunk.subarray(m.index + m[0].length)]);
       }
       this.pending = undefined;
-      chunk = rest;
     }
-    this.keep(stream, chunk);
+    const all = Buffer.concat([this.held, chunk]);
+    const keepBack = Math.min(all.length, STRAY_MARKER.length);
+    this.held = all.subarray(all.length - keepBack);
+    this.keep('stderr', all.subarray(0, all.length - keepBack));
   }
 
-  private keep(stream: 'stdout' | 'stderr', chunk: Buffer): void {
+  private keep(stream: Stream, chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    if (this.transcript) return this.transcript.push(stream, chunk);
     const room = this.cap - this.kept;
     if (room <= 0) {
-      if (chunk.length > 0) this.truncated = true;
+      this.truncated = true;
       return;
     }
     const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
@@ -53,12 +68,21 @@ export class OutputCapture {
     this.kept += part.length;
   }
 
-  result(): { stdout: Buffer; stderr: Buffer; truncated: boolean } {
-    if (this.pending) {
-      const p = this.pending;
-      this.pending = undefined;
-      this.keep('stderr', p);
+  /** The script ended: release what was held back, without the markers. */
+  finish(): void {
+    if (this.pending) this.keep('stderr', this.pending);
+    this.pending = undefined;
+    let rest = this.held;
+    if (rest.toString('latin1') === STRAY_MARKER) {
+      this.strayProcessesKilled = true;
+      rest = Buffer.alloc(0);
     }
+    this.held = Buffer.alloc(0);
+    this.keep('stderr', rest);
+  }
+
+  result(): { stdout: Buffer; stderr: Buffer; truncated: boolean } {
+    this.finish();
     return { stdout: Buffer.concat(this.chunks.stdout), stderr: Buffer.concat(this.chunks.stderr), truncated: this.truncated };
   }
 }

@@ -144,22 +144,3 @@ export const RENAME_SCRIPT = s(
   '[ -e "$B" ] || [ -L "$B" ] || pf "NOT_FOUND:$S"',
   'mv -fT -- "$B" "/proc/$$/fd/4/$TB" || pf "IO_ERROR:cannot rename $S"',
 );
-
-/**
- * $1 cwd, $2 command; env exports are prepended by the caller. The command runs in its
- * own session (setsid) so timeout/cancel can kill its whole process group, and the group
- * is killed after the command exits so no background child outlives the call.
- */
-export const EXEC_SCRIPT_TAIL = [
-  'exec 3<&0',
-  'if command -v setsid >/dev/null 2>&1; then setsid sh -c "$2" <&3 3<&- & else sh -c "$2" <&3 3<&- & fi',
-  'k=$!',
-  'exec 3<&-',
-  "printf '__PINCER_PID__%s\\n' \"$k\" >&2",
-  'wait "$k"; r=$?',
-  'kill -KILL -"$k" 2>/dev/null',
-  'exit $r',
-].join('\n');
-
-/** The cwd is resolved, judged and entered in the same step that runs the command. */
-export const EXEC_SCRIPT_HEAD = `${PRELUDE}resolve "$1" 0 r; walk "$C" 0\n`;

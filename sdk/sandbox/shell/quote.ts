@@ -1,4 +1,5 @@
 import { SandboxError } from '../errors.js';
+import { ENV_NAME_PATTERN } from './command-env.js';
 
 /** Single-quotes a value for POSIX sh; safe for any byte sequence but NUL. */
 export function shQuote(value: string): string {
@@ -11,13 +12,12 @@ export function toShellCommandLine(script: string, args: readonly string[]): str
   return ['sh', '-c', shQuote(script), 'pincer', ...args.map(shQuote)].join(' ');
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** `export K='v'` lines; names are validated so a key can never inject shell syntax. */
 export function envExports(env: Record<string, string> = {}): string {
   return Object.entries(env)
     .map(([key, value]) => {
-      if (!ENV_NAME.test(key)) throw new SandboxError('CONFIG_INVALID', `Invalid environment variable name "${key}" for a sandbox command`);
+      if (!ENV_NAME_PATTERN.test(key)) throw new SandboxError('CONFIG_INVALID', `Invalid environment variable name "${key}" for a sandbox command`);
       return `export ${key}=${shQuote(value)}`;
     })
     .join('\n');

@@ -26,17 +26,19 @@ async function killGroup(backend: SandboxShellBackend, pgid: number): Promise<vo
  * Runs one script with the per-call contract of the workspace service: output cap
  * (memory stays bounded under a flood), timeout and cancellation that kill the command's
  * whole process group inside the sandbox, and a typed error when the sandbox vanishes.
+ * A killable script (the exec wrapper) keeps its stdin open after the input: that open pipe
+ * is its lifeline, and the wrapper kills the command's group when it closes.
  */
 export async function runShell(backend: SandboxShellBackend, request: ShellRunRequest): Promise<ShellRunResult> {
   throwIfCancelled(request.signal, 'before start');
   const startedAt = Date.now();
   const command: SpawnedCommand = await backend.spawn({ script: request.script, args: request.args ?? [], stdin: request.stdin !== undefined });
-  const capture = new OutputCapture(request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, request.killable === true);
+  const capture = new OutputCapture(request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, request.killable === true, request.transcript);
   command.stdout.on('data', (chunk: Buffer) => capture.push('stdout', chunk));
   command.stderr.on('data', (chunk: Buffer) => capture.push('stderr', chunk));
   command.stdout.on('error', () => undefined);
   command.stderr.on('error', () => undefined);
-  if (request.stdin !== undefined) command.writeStdin(request.stdin);
+  if (request.stdin !== undefined) command.writeStdin(request.stdin, { keepOpen: request.killable === true });
 
   let timedOut = false;
   let cancelled = false;
@@ -67,7 +69,15 @@ export async function runShell(backend: SandboxShellBackend, request: ShellRunRe
     if (gone && !timedOut) {
       throw new SandboxError('SANDBOX_GONE', `The sandbox (${backend.label}) went away during the call; it will be recreated on next use.`);
     }
-    return { ...capture.result(), exitCode: timedOut ? null : exitCode, timedOut, started: capture.pid !== undefined, durationMs: Date.now() - startedAt };
+    const captured = capture.result();
+    return {
+      ...captured,
+      exitCode: timedOut ? null : exitCode,
+      timedOut,
+      started: capture.pid !== undefined,
+      durationMs: Date.now() - startedAt,
+      strayProcessesKilled: capture.strayProcessesKilled,
+    };
   } finally {
     clearTimeout(timer);
     request.signal?.removeEventListener('abort', onAbort);

@@ -3,12 +3,14 @@ import type {
   WorkspaceDirEntry, WorkspaceExecOptions, WorkspaceExecResult, WorkspaceReadOptions, WorkspaceReadResult,
   WorkspaceService, WorkspaceStat, WorkspaceWriteOptions,
 } from '../../../protocol/v1/workspace-types.js';
-import { DEFAULT_MAX_READ_BYTES } from '../constants.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_READ_BYTES } from '../constants.js';
 import { SandboxError } from '../errors.js';
 import type { SandboxPathGuard } from '../guard/path-guard.js';
 import * as S from './file-scripts.js';
-import { envExports } from './quote.js';
+import { shellExec } from './exec.js';
+import { toExecResult, type ExecOutcome } from './exec-outcome.js';
 import { runShell } from './run.js';
+import { OutputTranscript } from './transcript.js';
 import { parseDirectoryListing, parseStatLine, takeFields } from './stat-parse.js';
 import type { SandboxShellBackend, ShellRunRequest } from './types.js';
 
@@ -105,31 +107,13 @@ export class ShellWorkspace implements WorkspaceService {
     await this.op(S.RENAME_SCRIPT, [from, to], [], 'rename', { signal });
   }
 
+  /** Runs a command into a transcript: what `exec` and detached runs share. */
+  execInto(command: string, options: WorkspaceExecOptions, signal: AbortSignal | undefined, transcript: OutputTranscript): Promise<ExecOutcome> {
+    return shellExec(this.shell, this.guard, this.options, command, options, signal, transcript);
+  }
+
   async exec(command: string, options: WorkspaceExecOptions = {}, signal?: AbortSignal): Promise<WorkspaceExecResult> {
-    const cwd = options.cwd ?? this.guard.workdir;
-    const script = `${S.EXEC_SCRIPT_HEAD}${envExports({ ...this.options.env, ...options.env })}\n${S.EXEC_SCRIPT_TAIL}\n`;
-    const r = await runShell(this.shell, {
-      script,
-      args: [...this.guard.scriptArgs, this.guard.target(cwd, 'exec in', signal), command],
-      stdin: Buffer.from(options.stdin ?? ''),
-      timeoutMs: options.timeoutMs ?? this.options.timeoutMs,
-      maxOutputBytes: options.maxOutputBytes ?? this.options.maxOutputBytes,
-      signal,
-      killable: true,
-    });
-    // Before the pid marker, a failure is the wrapper's (cwd refused, vanished or swapped).
-    if (!r.started && !r.timedOut) {
-      const failure = this.guard.failure(r, 'exec in', cwd);
-      if (failure) throw failure;
-    }
-    return {
-      exitCode: r.exitCode,
-      signal: r.timedOut ? 'SIGKILL' : null,
-      stdout: r.stdout.toString('utf8'),
-      stderr: r.stderr.toString('utf8'),
-      timedOut: r.timedOut,
-      truncated: r.truncated,
-      durationMs: r.durationMs,
-    };
+    const transcript = new OutputTranscript(options.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+    return toExecResult(await this.execInto(command, options, signal, transcript), transcript);
   }
 }

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { OutputTranscript } from './transcript.js';
 
 /**
  * What a backend must provide for the shared shell workspace: start a POSIX `sh` script
@@ -23,8 +24,8 @@ export interface SpawnRequest {
 export interface SpawnedCommand {
   stdout: Readable;
   stderr: Readable;
-  /** Write stdin and close it (half-close). */
-  writeStdin(data: Buffer): void;
+  /** Write stdin, then close it (half-close) unless `keepOpen`: an open stdin is the exec wrapper's lifeline. */
+  writeStdin(data: Buffer, options?: { keepOpen?: boolean }): void;
   /**
    * Settles when the process is gone: its exit code, or null when it was killed or the
    * sandbox vanished (`gone` says which; a backend rejects only on transport failure).
@@ -42,8 +43,13 @@ export interface ShellRunRequest {
   /** Cap on captured stdout+stderr; the rest is drained and dropped. */
   maxOutputBytes?: number;
   signal?: AbortSignal;
-  /** When set, the script prints `__PINCER_PID__<pgid>` on stderr and can be group-killed. */
+  /**
+   * The exec wrapper: it prints `__PINCER_PID__<pgid>` on stderr first and can be group-killed,
+   * may print the stray-process marker last, and its stdin stays open after `stdin` (its lifeline).
+   */
   killable?: boolean;
+  /** Receives the output as it arrives instead of the returned buffers (which stay empty). */
+  transcript?: OutputTranscript;
 }
 
 export interface ShellRunResult {
@@ -55,4 +61,6 @@ export interface ShellRunResult {
   /** True once the wrapped command started (its pid marker was seen). */
   started: boolean;
   durationMs: number;
+  /** The wrapper killed processes the command left running in its group. */
+  strayProcessesKilled: boolean;
 }

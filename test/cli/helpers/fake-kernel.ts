@@ -3,7 +3,16 @@
  * agent, and recorded calls. It implements the kernel's public contract only, so the CLI's
  * formatting and protocol mapping are tested without plugins or child processes.
  */
-import type { Kernel, KernelApi, PluginStatus, PolicyRemoval, RunContext, ToolDefinition, ToolResult, ToolSet } from '../../../cli/kernel.js';
+import type { CallResult, Kernel, KernelApi, PluginStatus, PolicyRemoval, RunContext, ToolDefinition, ToolResult, ToolSet } from '../../../cli/kernel.js';
+
+/** A plain tool result as the kernel would classify it: `blocked` when its details say so, else tool error or ok. */
+export function asCallResult(name: string, result: ToolResult): CallResult {
+  const base = { content: result.content, details: result.details, toolName: name, toolCallId: 'fake' };
+  if (!result.isError) return { ...base, outcome: 'ok', isError: false, retryable: false };
+  const outcome = result.details?.status === 'blocked' ? 'blocked' : 'tool_error';
+  const code = outcome === 'blocked' ? 'HOOK_BLOCKED' : 'TOOL_ERROR';
+  return { ...base, outcome, isError: true, code, retryable: false, error: { code, message: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('') } };
+}
 
 export interface FakeKernelOptions {
   tools?: ToolDefinition[];
@@ -70,9 +79,15 @@ export class FakeKernel implements Kernel {
         return removal ? { tool: name, present: false, removal } : { tool: name, present: false, unknown: true };
       },
       execute: async (name, params, opts) => {
+        // Like the kernel: a removed tool is denied without reaching the tool.
+        const removal = removed.find((r) => r.tool === name);
+        if (removal) {
+          const error = { code: 'TOOL_REMOVED', message: `Tool "${name}" is not available in this run: the agent policy layer denies it (${removal.configKey}).` };
+          return { outcome: 'denied', isError: true, code: error.code, retryable: false, error, content: [{ type: 'text', text: error.message }], details: { removal, error }, toolName: name, toolCallId: 'fake' };
+        }
         this.calls.push({ name, params, toolCallId: opts?.toolCallId });
-        if (execute) return execute(name, params);
-        return { content: [{ type: 'text', text: `ran ${name}` }, { type: 'json', json: { params } }] };
+        if (execute) return asCallResult(name, await execute(name, params));
+        return asCallResult(name, { content: [{ type: 'text', text: `ran ${name}` }, { type: 'json', json: { params } }] });
       },
     };
   }

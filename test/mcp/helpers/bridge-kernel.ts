@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { scratchCwd } from '../../helpers/scratch-cwd.js';
 import { createKernel, type Kernel, type KernelOptions, type PincerConfig, type ToolSet } from '../../../kernel/index.js';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
@@ -24,7 +25,7 @@ export interface BridgeKernel {
   logs: { level: string; source?: string; message: string }[];
   /** Assembles, waiting until `ready(toolSet)` holds (servers are discovered in the background). */
   tools(ready?: (toolSet: ToolSet) => boolean, timeoutMs?: number): Promise<ToolSet>;
-  servers(): { name: string; state: string; lastError?: string; detail?: string }[];
+  servers(): readonly { name: string; state: string; lastError?: string; detail?: string }[];
   stop(): Promise<void>;
 }
 
@@ -33,10 +34,11 @@ export async function startBridgeKernel(config: PincerConfig, options: KernelOpt
   const previous = process.env.PINCER_STATE_DIR;
   process.env.PINCER_STATE_DIR = stateDir;
   const logs: BridgeKernel['logs'] = [];
-  const kernel = createKernel({ plugins: [], tools: { profile: 'coding' }, ...config }, { logger: (r) => void logs.push(r), ...options });
+  const kernel = createKernel({ plugins: [], tools: { profile: 'coding' }, ...config }, { logger: (r) => void logs.push(r), cwd: scratchCwd(), ...options });
   if (previous === undefined) delete process.env.PINCER_STATE_DIR;
   else process.env.PINCER_STATE_DIR = previous;
   await kernel.start();
+  const servers = (): ReturnType<BridgeKernel['servers']> => kernel.plugins().find((p) => p.id === 'mcp-bridge')?.components ?? [];
   return {
     kernel,
     stateDir,
@@ -46,11 +48,11 @@ export async function startBridgeKernel(config: PincerConfig, options: KernelOpt
       for (;;) {
         const toolSet = kernel.assembleTools({});
         if (ready(toolSet)) return toolSet;
-        if (Date.now() > until) throw new Error(`tools not ready: ${toolSet.tools.map((t) => t.name).join(', ')}; servers ${JSON.stringify(this.servers())}`);
+        if (Date.now() > until) throw new Error(`tools not ready: ${toolSet.tools.map((t) => t.name).join(', ')}; servers ${JSON.stringify(servers())}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },
-    servers: () => (kernel.plugins().find((p) => p.id === 'mcp-bridge')?.components ?? []) as never,
+    servers,
     async stop() {
       await kernel.stop();
       if (!options.stateDir) rmSync(stateDir, { recursive: true, force: true });

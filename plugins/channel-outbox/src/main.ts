@@ -1,0 +1,4 @@
+import { serve } from '../../../sdk/plugin-api.js';
+import { createOutboxPlugin } from './plugin.js';
+
+serve(createOutboxPlugin());

@@ -1,0 +1,4 @@
+import { serve } from '../../../sdk/plugin-api.js';
+import { createWebhookPlugin } from './plugin.js';
+
+serve(createWebhookPlugin());

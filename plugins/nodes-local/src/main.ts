@@ -1,0 +1,4 @@
+import { serve } from '../../../sdk/plugin-api.js';
+import { createLocalNodePlugin } from './plugin.js';
+
+serve(createLocalNodePlugin());

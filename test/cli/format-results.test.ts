@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { createColors } from '../../cli/format/color.js';
+import { callResultJson, formatCallFailure } from '../../cli/format/content.js';
+import { formatExplanation } from '../../cli/format/explain.js';
+import { toMcpResult } from '../../cli/serve/mcp-result.js';
+import type { CallResult, ToolSet } from '../../cli/kernel.js';
+
+const plain = createColors(false);
+const toolSet = { tools: [{ name: 'read', description: 'r', inputSchema: {}, pluginId: 'fs' }], removed: [] } as unknown as ToolSet;
+const blocked: CallResult = {
+  outcome: 'blocked', isError: true, code: 'HOOK_BLOCKED', retryable: false, error: { code: 'HOOK_BLOCKED', message: 'no' },
+  content: [{ type: 'text', text: 'no' }], details: { status: 'blocked' }, toolName: 'read', toolCallId: 'c1', cause: new Error('live object'),
+} as CallResult;
+
+describe('how the doors print a call result', () => {
+  it('explains an unavailable tool by its plugin state and last error, without advising to enable it (10.5)', () => {
+    const text = formatExplanation({ tool: 'read', present: false, unavailable: true, plugin: { id: 'fs', state: 'failed', lastError: { code: 'PLUGIN_FAILED', message: 'crashed 3 times', at: 'now' } } }, toolSet, 'agent main', plain);
+    expect(text).toContain('read is unavailable to agent main: its plugin fs is failed.');
+    expect(text).toContain('Last error: PLUGIN_FAILED: crashed 3 times');
+    expect(text).not.toMatch(/enable/i);
+  });
+
+  it('says when a present tool cannot be called because a required plugin is down (23.4)', () => {
+    const callsBlocked = { code: 'REQUIRED_PLUGIN_UNAVAILABLE' as const, reason: 'x', plugins: [{ pluginId: 'audit', state: 'failed', reason: 'exited with code 1' }] };
+    const text = formatExplanation({ tool: 'read', present: true, layersPassed: ['profile'], callsBlocked }, toolSet, 'agent main', plain);
+    expect(text).toContain('read is available to agent main (plugin fs).');
+    expect(text).toContain('But every call is blocked (REQUIRED_PLUGIN_UNAVAILABLE): required plugin "audit" is failed: exited with code 1');
+  });
+
+  it('prints the outcome and code on stderr, and --json without the live cause', () => {
+    expect(formatCallFailure('read', blocked, plain)).toBe('✗ read blocked (HOOK_BLOCKED)');
+    const json = callResultJson('read', blocked);
+    expect(json).toMatchObject({ tool: 'read', outcome: 'blocked', code: 'HOOK_BLOCKED', isError: true });
+    expect(json).not.toHaveProperty('cause');
+  });
+
+  it('gives MCP a block as isError with the verdict in _meta (23.3, 10.4)', () => {
+    expect(toMcpResult(blocked)).toEqual({
+      content: [{ type: 'text', text: 'no' }], isError: true,
+      _meta: { 'pincer/outcome': { outcome: 'blocked', code: 'HOOK_BLOCKED', retryable: false, error: { code: 'HOOK_BLOCKED', message: 'no' } } },
+    });
+    const ok = toMcpResult({ outcome: 'ok', isError: false, retryable: false, content: [{ type: 'text', text: 'fine' }], toolName: 'read', toolCallId: 'c2' });
+    expect(ok).toEqual({ content: [{ type: 'text', text: 'fine' }], _meta: { 'pincer/outcome': { outcome: 'ok', code: null, retryable: false } } });
+  });
+});
