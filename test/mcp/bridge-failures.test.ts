@@ -122,6 +122,16 @@ describe('a server that floods', () => {
     expect(bk.servers()[0].state).toBe('ready');
   });
 
+  it('cuts a description and a title past the protocol limits instead of losing the tool', async () => {
+    bk = await startBridgeKernel({ mcp: { servers: { noisy: nodeServer(fixtureServer('floods')) } } });
+    const toolSet = await bk.tools((t) => t.tools.some((x) => x.name === 'noisy__verbose'));
+    const verbose = toolSet.tools.find((x) => x.name === 'noisy__verbose')!;
+    expect(verbose.description.length).toBeLessThanOrEqual(16 * 1024);
+    expect(verbose.description).toMatch(/^Long description\. .*cut by the MCP bridge\]$/s);
+    expect(verbose.title).toHaveLength(256);
+    expect(text(await toolSet.execute('noisy__verbose', {}))).toContain('verbose ran');
+  });
+
   it('takes at most maxToolsPerServer tools from a server that lists thousands', async () => {
     // Tool search off: every tool the bridge took is listed, so the count is what the bridge contributed.
     const tools = { profile: 'coding' as const, toolSearch: { enabled: false } };
