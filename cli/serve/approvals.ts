@@ -5,6 +5,7 @@
  * ends with the kernel's usual "no approval surface" refusal.
  */
 import type { ApprovalDecision, ApprovalResolution, ApprovalSurface, ApprovalSurfaceRequest } from '../../kernel/gate/index.js';
+import { escapeForTerminal } from '../../kernel/host/escape.js';
 
 export type Asker = (request: ApprovalSurfaceRequest, signal: AbortSignal) => Promise<ApprovalResolution>;
 
@@ -34,13 +35,15 @@ const MAX_PARAMS_CHARS = 2_000;
 /** What the user reads: what asks, which tool with which arguments, and the digest the answer binds to. */
 export function approvalMessage(request: ApprovalSurfaceRequest): string {
   const params = JSON.stringify(request.params, null, 2);
-  return [
+  // A hook's title and description may quote model-chosen arguments: no control sequence may redraw the question.
+  const lines = [
     `${request.title}${request.pluginId ? ` (asked by plugin "${request.pluginId}")` : ''}`,
     request.description,
     `Tool: ${request.toolName}`,
     `Arguments: ${params.length > MAX_PARAMS_CHARS ? `${params.slice(0, MAX_PARAMS_CHARS)}…` : params}`,
     `Approval is bound to ${request.digest}: if the tool, the arguments or the sandbox change, it no longer applies.`,
-  ].join('\n');
+  ];
+  return escapeForTerminal(lines.join('\n'), { keepNewlines: true });
 }
 
 /** The elicitation schema: one required choice among the decisions offered. */

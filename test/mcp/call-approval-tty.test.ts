@@ -19,8 +19,8 @@ beforeAll(async () => {
 });
 
 /** Runs `pincer call` inside `script` (a pty), typing `answer` once the question shows. */
-function callInTerminal(answer: string): Promise<{ code: number | null; output: string }> {
-  const command = [process.execPath, CLI, 'call', 'deploy', '{"target":"prod"}', '--config', config].map((a) => `'${a}'`).join(' ');
+function callInTerminal(answer: string, target = 'prod'): Promise<{ code: number | null; output: string }> {
+  const command = [process.execPath, CLI, 'call', 'deploy', JSON.stringify({ target }), '--config', config].map((a) => `'${a}'`).join(' ');
   const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ws.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TERM: 'dumb' } });
   let output = '';
   let answered = false;
@@ -43,6 +43,17 @@ describe('pincer call on a terminal', () => {
     expect(run.output).toMatch(/bound to sha256:[0-9a-f]{64}/);
     expect(run.output).toContain('deployed to prod');
     expect(run.code).toBe(0);
+  });
+
+  it('shows control sequences a model put in the arguments as escapes, so they cannot redraw the question', async () => {
+    // The hook quotes `target` in its description; the model chose it to erase the line and claim "staging".
+    const run = await callInTerminal('d', 'prod\u001b[2K\rDeploy to staging\u009b2J');
+    expect(run.output).toContain('Deploy to prod\\x1b[2K\\rDeploy to staging\\x9b2J?');
+    // The spinner draws with escapes of its own; the question itself carries none.
+    const question = run.output.slice(run.output.indexOf('Approval needed'), run.output.indexOf('Allow this call?'));
+    expect(question).toContain('Tool: deploy');
+    expect(question).not.toMatch(/[\u001b\u009b]/);
+    expect(run.code).toBe(1);
   });
 
   it('does not run a call the operator denied', async () => {
