@@ -10,6 +10,8 @@ import { runExecBench } from './exec.bench.js';
 import { runGateBench } from './gate.bench.js';
 import { runHostBench } from './host.bench.js';
 import { runMcpBench } from './mcp.bench.js';
+import { runMcpBridgeBench } from './mcp-bridge.bench.js';
+import { runToolSearchBench } from './mcp-tool-search.bench.js';
 import { runMessageBench } from './message.bench.js';
 import { runPolicyBench } from './policy.bench.js';
 import { runReadBench } from './read.bench.js';
@@ -26,6 +28,8 @@ const suites: [string, () => Promise<unknown>][] = [
   ['fs-integrity', runFsIntegrityBench],
   ['exec', runExecBench],
   ['mcp', runMcpBench],
+  ['mcp-bridge', runMcpBridgeBench],
+  ['tool-search', runToolSearchBench],
   ['message', () => runMessageBench()],
   ['sandbox', runSandboxBench],
   ['confinement', runConfinementBench],

@@ -7,7 +7,7 @@ import { discoverConfig, loadDiscoveredConfig, type ConfigSource } from './confi
 import { err, type CliContext } from './context.js';
 import { CliError, toCliError } from './errors.js';
 import { startProgress } from './format/progress.js';
-import type { Kernel, PincerConfig, PluginStatus, RunContext, ToolSet } from './kernel.js';
+import type { ApprovalSurface, Kernel, PincerConfig, PluginStatus, RunContext, ToolSet } from './kernel.js';
 import { createStderrLogger, type LogRecord } from './logger.js';
 import { checkWorkspace, resolveWorkspaceFlag } from './workspace-guard.js';
 
@@ -33,6 +33,8 @@ export interface OpenOptions {
   withBundled?: readonly string[];
   /** The command prints the run's policy warnings in its report, so the log does not repeat them. */
   reportsPolicyWarnings?: boolean;
+  /** Who answers approvals: MCP clients by elicitation (serve), the terminal (call). */
+  approvalSurface?: ApprovalSurface;
 }
 
 /** Runs `fn` with a started kernel and always stops it, even when `fn` throws. */
@@ -61,7 +63,7 @@ export async function openKernel(ctx: CliContext, options: OpenOptions): Promise
     : stderrLogger;
   let kernel: Kernel;
   try {
-    kernel = api.createKernel(config, { logger, cwd: base, configPath: 'path' in source ? resolve(ctx.cwd, source.path) : undefined });
+    kernel = api.createKernel(config, { logger, cwd: base, configPath: 'path' in source ? resolve(ctx.cwd, source.path) : undefined, approvalSurface: options.approvalSurface });
   } catch (cause) {
     throw toCliError(cause, 'KERNEL');
   }

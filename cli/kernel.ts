@@ -41,15 +41,18 @@ export interface ToolDefinition {
   description: string;
   inputSchema: object;
   pluginId?: string;
+  title?: string;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  outputSchema?: Record<string, unknown>;
 }
 
 export type { PolicyRemoval, RunToolExplanation as ToolExplanation } from '../kernel/index.js';
-import type { CallResult, CallsBlocked, PolicyRemoval, RunSkills, RunToolExplanation } from '../kernel/index.js';
-export type { RunSkill, RunSkills, SkillExclusion } from '../kernel/index.js';
+export type { ApprovalSurface, RunSkill, RunSkills, SkillExclusion } from '../kernel/index.js';
+import type { ApprovalSurface, CallResult, CallsBlocked, PolicyRemoval, RunSkills, RunToolExplanation } from '../kernel/index.js';
 
 export interface ToolSet {
   readonly tools: readonly ToolDefinition[];
-  execute(name: string, params: unknown, opts?: { signal?: AbortSignal; toolCallId?: string }): Promise<CallResult>;
+  execute(name: string, params: unknown, opts?: { signal?: AbortSignal; toolCallId?: string; onProgress?: (progress: unknown) => void }): Promise<CallResult>;
   readonly removed: readonly PolicyRemoval[];
   explain(name: string): RunToolExplanation;
   readonly warnings: readonly string[];
@@ -94,6 +97,17 @@ export interface PluginStatus {
   rejectedTools?: Array<{ name: string; reason: string }>;
   /** How its latest start was sandboxed (docs/confinement.md); `warning` when it runs without what it declared. */
   confinement?: { mode: 'confined' | 'unconfined' | 'refused'; detail: string; warning?: string };
+  /** The plugin's own parts (each MCP server of the MCP bridge) with their state and last error. */
+  components?: readonly PluginComponent[];
+}
+
+export interface PluginComponent {
+  kind: string;
+  name: string;
+  state: string;
+  lastError?: string;
+  lastErrorAt?: string;
+  detail?: string;
 }
 
 export type { TaskRecord } from '../protocol/index.js';
@@ -121,7 +135,7 @@ export interface KernelApi {
   checkConfig(raw: unknown): { ok: boolean; issues: ConfigIssue[] };
   /** Policy entries of a loaded config that match nothing, judged with the tools its plugins' manifests declare. */
   policyWarnings(config: PincerConfig): ConfigIssue[];
-  createKernel(config: PincerConfig, opts?: { logger?: (record: LogRecordLike) => void; cwd?: string; configPath?: string }): Kernel;
+  createKernel(config: PincerConfig, opts?: { logger?: (record: LogRecordLike) => void; cwd?: string; configPath?: string; approvalSurface?: ApprovalSurface }): Kernel;
 }
 
 /** The record the kernel's logger receives (plugin output arrives with source `plugin:<id>`). */

@@ -29,6 +29,11 @@ import { createKernelTurns, type HostTurnRequest, type KernelTasks } from './tur
 import type { StartedTurn } from './turns/turn-service.js';
 import type { TurnRunner } from './turns/types.js';
 import { pluginToolsOf } from './turns/call-registry.js';
+import { withMcpBridge } from './mcp/bridge-entry.js';
+import { DiscoveredTools } from './tool-search/discovered.js';
+import { planToolSearch } from './tool-search/plan.js';
+import { TOOL_SEARCH_NAME } from './tool-search/search-tool.js';
+import { normalizeToolPolicyName } from '../sdk/policy/index.js';
 import { FamilyTools, isFamilyTool } from './families/family-tools.js';
 
 export interface KernelOptions {
@@ -95,13 +100,16 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const log = options.logger ?? defaultHostLogger;
   const logger = callPathLogger(log);
   const cwd = options.cwd ?? process.cwd();
+  const workspaceRoots = workspaceRootsOf(config, cwd);
+  // The `mcp` block becomes the bridge's plugin entry, with the servers the policy denies left out.
+  const plugins = withMcpBridge(config, { workspaces: workspaceRoots });
   // No plugin may start from where an agent can write (its workspace, a sandbox mount).
   const host = createPluginHost({
-    plugins: config.plugins ?? [], logger: log, workspaceRoots: workspaceRootsOf(config, cwd), sharesSurface: sharesSurfaceOf(config),
+    plugins, logger: log, workspaceRoots, sharesSurface: sharesSurfaceOf(config),
     confinement: { config: config.confinement, workspaces: agentWorkspacesOf(config, cwd) },
   });
   const sandboxAdmin = createSandboxAdmin(host, config, cwd);
-  const surfaces = new SurfaceCache(host, (config.plugins ?? []).map((plugin) => plugin.id));
+  const surfaces = new SurfaceCache(host, plugins.map((plugin) => plugin.id));
   const families = new FamilyTools(host, config);
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath });
   const skills = createSkillsService({ host, config, resolveRun, cwd, configPath: options.configPath, log });
@@ -110,6 +118,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const policy = createPolicyEngine(config, { warn: (message) => log({ level: 'warn', source: 'policy', message }) });
   const diagnostics = createDiagnosticsEmitter((error) => logger.warn(`diagnostics listener failed: ${String(error)}`));
   const trusted = options.trustedPolicies ?? [];
+  const discovered = new DiscoveredTools();
   const tracker = new ToolListTracker(host);
   const runs = new RunRegistry(config.tools?.loopDetection);
   const listeners = new Set<(change: ToolsChangedEvent) => void>();
@@ -167,12 +176,20 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
       // A memory run's write is the kernel's append to its one path (the policy left it only read and write).
       return memoryWritePath !== undefined && tool.name === 'write' ? memoryWriteTool(kernelTool, memoryWritePath, router, run.sessionKey, run.placement) : kernelTool;
     });
+    // Large runs list their deferrable tools only once `tool_search` found them.
+    const search = planToolSearch(tools, config.tools?.toolSearch, discovered.of(run.sessionKey), result.tools);
     const blocked = () => callsBlocked(host, config, run.enabledPlugins);
     return createToolSet({
       run,
-      tools,
+      tools: search?.all ?? tools,
+      listed: search?.listed,
+      notLoaded: search?.notLoaded,
       removed: result.removals,
-      explain: (name) => explainInRun(result.explain(name), run, { host, policy, tracker, blocked }),
+      // tool_search is the kernel's own, added after the policy: present whenever the run has it.
+      explain: (name) =>
+        search && normalizeToolPolicyName(name) === TOOL_SEARCH_NAME
+          ? { tool: TOOL_SEARCH_NAME, present: true, layersPassed: [] }
+          : explainInRun(result.explain(name), run, { host, policy, tracker, blocked }),
       warnings: [...result.warnings, ...host.toolWarnings(run.enabledPlugins)],
       effectiveAllowlist: result.effectiveAllowlist,
       blocked,

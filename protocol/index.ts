@@ -40,6 +40,8 @@ export {
   ToolsListChanged,
   ToolsListChangedParams,
 } from './v1/tools.js';
+export { ToolAnnotations, ToolMetadataFields, ToolResultContentBlocks } from './v1/tool-metadata.js';
+export { PluginComponentStatus, PluginStatusChanged, PluginStatusChangedParams } from './v1/plugin-status.js';
 
 export {
   AfterToolCallEvent,

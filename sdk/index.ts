@@ -11,7 +11,7 @@ export {
 } from './plugin-api.js';
 export type {
   ChannelDefinition, ChannelRequest, NodeCommandHandler, NodeDefinition,
-  PluginManifestFile, BindOptions, PluginRuntime, HandlerContext, HookDefinition, PluginDefinition, PluginHooks, PluginLogger,
+  PluginManifestFile, BindOptions, PluginRuntime, ActivateResult, HandlerContext, HookDefinition, PluginDefinition, PluginHooks, PluginLogger,
   SandboxAdminHandlers, SandboxBackendDefinition, SandboxOperations, SkillSourceChange, SkillSourceDefinition, ToolContext, ToolDefinition, ToolReturn, TaskLedgerDefinition,
   CallKernelClient, KernelClient,
 } from './plugin-api.js';

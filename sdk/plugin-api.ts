@@ -8,6 +8,7 @@ export { pluginDataDir } from './plugin/data-dir.js';
 export type { PluginManifestFile } from './plugin/manifest.js';
 export { CancelledError, NodeError, PluginError, WorkspaceError } from './plugin/errors.js';
 export type {
+  ActivateResult,
   ChannelDefinition,
   ChannelRequest,
   HandlerContext,

@@ -2,11 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { RUN_FLAGS_HELP, RUN_OPTIONS, expectPositionals, parseFlags, runContextFrom, runOpenOptions } from '../args.js';
-import { err, out, outJson, type Command } from '../context.js';
+import { err, out, outJson, type CliContext, type Command } from '../context.js';
 import { CliError, toCliError, usageError } from '../errors.js';
 import { formatExplanation } from '../format/explain.js';
 import { callResultJson, formatCallFailure, formatResult } from '../format/content.js';
-import { startProgress } from '../format/progress.js';
+import { startProgress, type Progress } from '../format/progress.js';
+import { terminalApprovalSurface } from '../format/approval-prompt.js';
 import { describeRun } from '../format/tools-report.js';
 import { assembleRun, withKernel } from '../kernel-session.js';
 
@@ -42,17 +43,20 @@ Examples:
     const [toolName, rawParams] = positionals;
     const params = parseParams(rawParams);
     const run = runContextFrom(values);
-    return withKernel(ctx, runOpenOptions('call', values), async (session) => {
+    // On a terminal, approvals are asked right here; elsewhere nobody could answer.
+    let spinner: Progress | undefined;
+    const approvalSurface = terminalApprovalSurface(process.stdin, ctx.stderr, ctx.errColors, () => spinner?.done());
+    return withKernel(ctx, { ...runOpenOptions('call', values), approvalSurface }, async (session) => {
       const toolSet = assembleRun(ctx, session, run);
       const abort = new AbortController();
       const onSigint = () => abort.abort(new CliError('CALL_FAILED', 'cancelled by Ctrl-C'));
       process.once('SIGINT', onSigint);
       // The first call of a lazy plugin starts its process; show that something is happening.
-      const progress = startProgress(ctx.stderr, `calling ${toolName}…`);
+      const progress = (spinner = startProgress(ctx.stderr, `calling ${toolName}…`));
       let result;
       try {
         // The same call a model makes: every outcome (denied, blocked, crashed…) is a result, as in the library and MCP.
-        result = await toolSet.execute(toolName, params, { signal: abort.signal, toolCallId: `cli-${randomUUID()}` });
+        result = await toolSet.execute(toolName, params, { signal: abort.signal, toolCallId: `cli-${randomUUID()}`, onProgress: streamProgress(ctx, progress) });
       } catch (cause) {
         throw toCliError(cause, 'CALL_FAILED');
       } finally {
@@ -89,4 +93,15 @@ function parseParams(raw: string | undefined): Record<string, unknown> {
     throw usageError(`params must be a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`, 'call');
   }
   return value as Record<string, unknown>;
+}
+
+/** On a terminal, each progress report of the call (output so far, a step) shows on the status line. */
+function streamProgress(ctx: CliContext, progress: Progress): ((value: unknown) => void) | undefined {
+  if (!ctx.stderr.isTTY) return undefined;
+  return (value) => {
+    const report = (value && typeof value === 'object' ? value : {}) as { message?: unknown; progress?: unknown; total?: unknown };
+    const step = typeof report.progress === 'number' ? `${report.progress}${typeof report.total === 'number' ? `/${report.total}` : ''} ` : '';
+    const message = typeof report.message === 'string' ? report.message.split('\n').filter(Boolean).pop() ?? '' : '';
+    progress.update(`${step}${message}`.trim() || 'working…');
+  };
 }

@@ -5,6 +5,7 @@ import { configCommand } from './config.js';
 import { doctorCommand } from './doctor.js';
 import { explainCommand } from './explain.js';
 import { initCommand } from './init.js';
+import { mcpCommand } from './mcp.js';
 import { outboxCommand } from './outbox.js';
 import { pluginCommand } from './plugin.js';
 import { pluginsCommand } from './plugins.js';
@@ -15,7 +16,7 @@ import { skillsCommand } from './skills.js';
 import { tasksCommand } from './tasks.js';
 import { toolsCommand } from './tools.js';
 
-export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, pluginCommand, configCommand, policyCommand, doctorCommand, sandboxCommand, skillsCommand, serveCommand, outboxCommand, tasksCommand];
+export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, pluginCommand, configCommand, policyCommand, doctorCommand, sandboxCommand, skillsCommand, serveCommand, outboxCommand, tasksCommand, mcpCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

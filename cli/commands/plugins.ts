@@ -13,10 +13,12 @@ export const pluginsCommand: Command = {
 
 Starts the kernel with the configured plugins and prints each plugin's state
 (lazy, starting, ready, restarting, failed, stopped), version, negotiated
-protocol version, restart count, tool count and last error. Lazy plugins
-have no process until a call needs them. A plugin that runs without the
-bubblewrap sandbox its manifest declares is listed below the table with
-why (docs/confinement.md); --json shows every plugin's confinement.
+protocol version, restart count, tool count and last error, and under a
+plugin the parts it reports (each MCP server of the MCP bridge: idle,
+connecting, ready, reconnecting, failed or denied, with its last error).
+Lazy plugins have no process until a call needs them. A plugin that runs
+without the bubblewrap sandbox its manifest declares is listed below the
+table with why (docs/confinement.md); --json shows every plugin's confinement.
 
 Exit status: 0 when every plugin is serving (or lazy), 1 when one is failed
 or restarting after a crash (usable as a health check).
@@ -42,14 +44,17 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
   if (plugins.length === 0) return c.yellow('No plugins are enabled.');
   const state = (s: PluginStatus['state']) =>
     s === 'ready' ? c.green(s) : s === 'failed' ? c.red(s) : s === 'restarting' || s === 'starting' ? c.yellow(s) : c.dim(s);
-  const rows = plugins.map((p) => [
-    p.id,
-    state(p.state),
-    p.version ?? p.pluginVersion ?? '-',
-    p.protocolVersion === undefined ? '-' : String(p.protocolVersion),
-    String(p.restarts),
-    String(p.tools),
-    p.lastError ? c.red(describeLastError(p.lastError)) : '',
+  const rows = plugins.flatMap((p) => [
+    [
+      p.id,
+      state(p.state),
+      p.version ?? p.pluginVersion ?? '-',
+      p.protocolVersion === undefined ? '-' : String(p.protocolVersion),
+      String(p.restarts),
+      String(p.tools),
+      p.lastError ? c.red(describeLastError(p.lastError)) : '',
+    ],
+    ...componentRows(ctx, p),
   ]);
   const refused = plugins.flatMap((p) => (p.rejectedTools ?? []).map((r) => `  ${c.yellow('refused tool')} ${r.reason}`));
   // A plugin that runs without the sandbox it declared (docs/confinement.md), or a dangerous mode.
@@ -68,6 +73,21 @@ export function formatPlugins(ctx: CliContext, plugins: PluginStatus[]): string 
     rows,
     { width: terminalWidth(ctx), headerStyle: c.bold },
   ) + (notes.length > 0 ? `\n\n${notes.join('\n')}` : '');
+}
+
+/** One row per part a plugin reported (each MCP server of the bridge): its state, detail and last error. */
+function componentRows(ctx: CliContext, plugin: PluginStatus): string[][] {
+  const c = ctx.colors;
+  const state = (s: string) => (s === 'ready' ? c.green(s) : s === 'failed' ? c.red(s) : s === 'connecting' || s === 'reconnecting' ? c.yellow(s) : c.dim(s));
+  return (plugin.components ?? []).map((part) => [
+    `  ${part.kind === 'mcp-server' ? 'server' : part.kind} ${part.name}`,
+    state(part.state),
+    '',
+    '',
+    '',
+    '',
+    [part.detail ? c.dim(part.detail) : '', part.lastError ? c.red(part.lastError) : ''].filter(Boolean).join(' · '),
+  ]);
 }
 
 /**

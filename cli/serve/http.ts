@@ -15,6 +15,7 @@ import { checkRequest, type Rejection } from './http-guard.js';
 import { boundPort, LOOPBACK, listen, removeSocket, type ListenTarget } from './http-listen.js';
 import { HttpSessions } from './http-sessions.js';
 import { readJsonBody } from './http-body.js';
+import { BoundedEventStore, STREAM_RETRY_MS } from './event-store.js';
 
 export const MCP_HTTP_PATH = '/mcp';
 
@@ -86,6 +87,9 @@ export async function serveHttp(openClient: () => ClientServer, options: HttpSer
     const client = openClient();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
+      // Resumable streams: a client that lost one reconnects with Last-Event-ID and gets the rest.
+      eventStore: new BoundedEventStore(),
+      retryInterval: STREAM_RETRY_MS,
       onsessioninitialized: (id: string): void => sessions.add(id, transport, client.runKey),
     });
     transport.onclose = () => {
@@ -101,7 +105,11 @@ export async function serveHttp(openClient: () => ClientServer, options: HttpSer
 
   const address = await listen(http, options.listen);
   const port = boundPort(http);
-  if (port !== undefined) hosts = [`${LOOPBACK}:${port}`, `localhost:${port}`];
+  if (port !== undefined) {
+    hosts = [`${LOOPBACK}:${port}`, `localhost:${port}`];
+    // Our own origin: only this server answers at it, and it serves no pages, so no foreign page has it.
+    origins.push(...hosts.map((host) => `http://${host}`));
+  }
   return {
     url: port === undefined ? address : `${address}${MCP_HTTP_PATH}`,
     sessions: () => sessions.size,

@@ -35,6 +35,11 @@ export function toMcpContent(block: ToolContent): CallToolResult['content'][numb
       return { type: 'image', data: block.data, mimeType: block.mimeType };
     case 'json':
       return { type: 'text', text: JSON.stringify(block.json, null, 2) };
+    case 'audio':
+    case 'resource_link':
+    case 'resource':
+      // MCP's own block types (passed through from bridged MCP servers): sent as they are.
+      return block as CallToolResult['content'][number];
     default:
       return { type: 'text', text: JSON.stringify(block) };
   }

@@ -5,18 +5,36 @@
  * `tools/call` goes to `toolSet.execute`, i.e. through the gate, hooks and sandbox, exactly like
  * a model's call inside a host.
  */
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describeRun } from '../format/tools-report.js';
 import type { CliLogger } from '../logger.js';
 import { CallToolRequestChecked, type CheckedCallParams } from './call-request.js';
-import { errorResult, toMcpResult, toMcpTool } from './mcp-result.js';
+import { errorResult, toMcpResult } from './mcp-result.js';
 import { registerSkillPrompts } from './skill-prompts.js';
+import type { ApprovalRouter } from './approvals.js';
+import { askClientForApprovals, progressRelay } from './call-extras.js';
+import { listedTool } from './listed-tool.js';
+import { structuredContentFor } from './structured.js';
+import { McpToolNames } from './tool-names.js';
+import { TOOL_SEARCH_NAME } from '../../kernel/tool-search/search-tool.js';
+import type { ToolSet } from '../kernel.js';
 import type { ToolBridge } from './tool-bridge.js';
 
 export interface McpServerOptions {
   version: string;
   logger: CliLogger;
+  /** Routes approvals of this client's calls to it (elicitation); absent, approvals are refused. */
+  approvals?: ApprovalRouter;
+}
+
+/** The client-facing names of a tool set, computed once per assembly. */
+const namesOf = new WeakMap<object, McpToolNames>();
+function toolNames(toolSet: ToolSet): McpToolNames {
+  let names = namesOf.get(toolSet);
+  if (!names) namesOf.set(toolSet, (names = new McpToolNames(toolSet.tools.map((t) => t.name))));
+  return names;
 }
 
 export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): Server {
@@ -28,25 +46,39 @@ export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): 
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: bridge.toolSet.tools.map(toMcpTool),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const toolSet = bridge.toolSet;
+    const names = toolNames(toolSet);
+    return { tools: toolSet.tools.map((tool) => listedTool(tool, names.mcpName(tool.name))) };
+  });
 
   server.setRequestHandler(CallToolRequestChecked, async (request, extra): Promise<CallToolResult> => {
-    const { name, arguments: args } = request.params as CheckedCallParams;
+    const { name: asked, arguments: args, _meta } = request.params as CheckedCallParams;
     const toolSet = bridge.toolSet;
+    const name = toolNames(toolSet).kernelName(asked);
     const started = performance.now();
+    // Unique across clients: approvals are routed back to this client by it.
+    const toolCallId = `mcp-${randomUUID()}`;
+    const unregister = askClientForApprovals(server, options.approvals, toolCallId);
     try {
+      const onProgress = progressRelay(_meta?.progressToken, (notification) => extra.sendNotification(notification));
       // Every outcome (a denied or unknown tool too) is the library's result, worded as in every door.
-      const result = await toolSet.execute(name, args ?? {}, { signal: extra.signal, toolCallId: `mcp-${String(extra.requestId)}` });
+      const result = await toolSet.execute(name, args ?? {}, { signal: extra.signal, toolCallId, onProgress });
+      // Tools a search found are listed from now on: re-assemble, and the client hears list_changed.
+      if (name === TOOL_SEARCH_NAME && !result.isError) bridge.refresh();
       options.logger.debug(`tools/call ${name}: ${result.outcome}${result.code ? ` (${result.code})` : ''} in ${(performance.now() - started).toFixed(1)} ms`);
-      return toMcpResult(result);
+      const tool = toolSet.tools.find((t) => t.name === name);
+      const structured = structuredContentFor(tool?.outputSchema, result);
+      if (structured.problem) options.logger.warn(`tools/call ${name}: structured content does not match the output schema (${structured.problem}); sent what matches`);
+      return { ...toMcpResult(result), ...(structured.value ? { structuredContent: structured.value } : {}) };
     } catch (cause) {
       // A thrown error (plugin crash, timeout, cancellation) is still a tool-level failure for MCP.
       const error = cause as { code?: unknown; message?: string };
       const code = typeof error.code === 'string' || typeof error.code === 'number' ? `${error.code}: ` : '';
       options.logger.warn(`tools/call ${name} failed: ${code}${error.message ?? String(cause)}`);
       return errorResult(`${name} failed: ${code}${error.message ?? String(cause)}`);
+    } finally {
+      unregister();
     }
   });
 

@@ -15,6 +15,7 @@ import { serveHttp, type ClientServer } from './http.js';
 import type { ListenTarget } from './http-listen.js';
 import { generateToken, loadOrCreateTokenFile } from './http-token.js';
 import { createMcpServer } from './mcp-server.js';
+import { ApprovalRouter } from './approvals.js';
 import { ToolBridge } from './tool-bridge.js';
 
 export interface HttpSettings {
@@ -38,12 +39,14 @@ export async function startServe(ctx: CliContext, options: ServeOptions): Promis
   if (!options.http) guardStdout();
   const stopped = stopSignal(!options.http);
   const logger = createStderrLogger(ctx, 'info');
-  const session = await openKernel(ctx, { ...options.open, logLevel: 'warn' });
+  // One router for the kernel: each client's calls ask that client (elicitation) for approvals.
+  const approvals = new ApprovalRouter();
+  const session = await openKernel(ctx, { ...options.open, logLevel: 'warn', approvalSurface: approvals });
   let closeTransport: () => Promise<void>;
   try {
     // Skills first: a client's server carries the run's skill index from its first message.
     await session.kernel.skills?.refresh(options.run).catch((cause: Error) => logger.warn(`skills: ${cause.message}`));
-    closeTransport = await expose(ctx, session, options, logger);
+    closeTransport = await expose(ctx, session, options, logger, approvals);
   } catch (cause) {
     await session.kernel.stop().catch(() => undefined);
     throw cause;
@@ -59,9 +62,9 @@ export async function startServe(ctx: CliContext, options: ServeOptions): Promis
   return 0;
 }
 
-async function expose(ctx: CliContext, session: KernelSession, options: ServeOptions, logger: CliLogger): Promise<() => Promise<void>> {
+async function expose(ctx: CliContext, session: KernelSession, options: ServeOptions, logger: CliLogger, approvals: ApprovalRouter): Promise<() => Promise<void>> {
   const runs = new ClientRuns(ctx, session, options.run);
-  const serverOptions = { version: ctx.version, logger };
+  const serverOptions = { version: ctx.version, logger, approvals };
   const openClient = (run: RunContext): ClientServer & { bridge: ToolBridge } => {
     const bridge = new ToolBridge(session.kernel, run, logger);
     return { server: createMcpServer(bridge, serverOptions), runKey: bridge.toolSet.run?.sessionKey ?? run.sessionKey ?? 'main', bridge };

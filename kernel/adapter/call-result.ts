@@ -13,7 +13,7 @@ export type CallOutcome = 'ok' | 'tool_error' | 'blocked' | 'denied' | 'cancelle
 export const KERNEL_CALL_CODES = [
   'TOOL_ERROR', 'TOOL_FAILED', 'TOOL_ABORTED', 'INVALID_PARAMS',
   'PLUGIN_CRASHED', 'PLUGIN_TIMEOUT', 'PLUGIN_UNAVAILABLE', 'PLUGIN_STOPPED', 'CANCELLED',
-  'UNKNOWN_TOOL', 'TOOL_REMOVED',
+  'UNKNOWN_TOOL', 'TOOL_REMOVED', 'TOOL_NOT_LOADED',
   'LOOP_DETECTED', 'HOOK_BLOCKED', 'POLICY_BLOCKED', 'POLICY_HOOK_FAILED', 'REQUIRED_PLUGIN_UNAVAILABLE',
   'APPROVAL_DENIED', 'APPROVAL_UNAVAILABLE', 'APPROVAL_TIMED_OUT', 'APPROVAL_CANCELLED', 'APPROVAL_FAILED', 'APPROVAL_VOID',
   'PARAMS_CHANGED_AFTER_APPROVAL',
@@ -52,6 +52,8 @@ export interface OkCallResult extends CallResultBase {
   retryable: false;
   code?: undefined;
   error?: undefined;
+  /** The tool's machine-readable result, when it declares an `outputSchema` (MCP clients get it). */
+  structuredContent?: Record<string, unknown>;
 }
 
 export interface FailedCallResult extends CallResultBase {

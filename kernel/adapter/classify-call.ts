@@ -54,7 +54,8 @@ function toolError(result: ToolResult): CallError {
 function fromRan(result: ToolResult, c: CallClassification): CallResult {
   const normalized = normalizeToolResult(c.toolName, result);
   if (normalized.isError !== true) {
-    return { outcome: 'ok', isError: false, retryable: false, content: normalized.content, ...(normalized.details ? { details: normalized.details } : {}), toolName: c.toolName, toolCallId: c.toolCallId };
+    const { content, details, structuredContent } = normalized;
+    return { outcome: 'ok', isError: false, retryable: false, content, ...(details ? { details } : {}), ...(structuredContent ? { structuredContent } : {}), toolName: c.toolName, toolCallId: c.toolCallId };
   }
   if (c.signal?.aborted) return cancelled(c);
   const error = toolError(normalized);

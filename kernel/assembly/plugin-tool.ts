@@ -6,6 +6,7 @@ import type { KernelTool, ToolResult } from '../gate/index.js';
 import type { PluginHost } from '../host/index.js';
 import type { SessionPlacement, WorkspaceRouter } from '../workspace/router.js';
 import type { SurfaceTool } from './surface.js';
+import { toolMetadata } from '../tool-search/metadata.js';
 
 export interface CallBinding {
   sessionKey: string;
@@ -23,6 +24,7 @@ export function pluginKernelTool(tool: SurfaceTool, parameters: Record<string, u
     parameters,
     pluginId: tool.servedBy,
     executionMode: contribution.executionMode,
+    ...toolMetadata(contribution),
     async execute(params, ctx): Promise<ToolResult> {
       // The plugin sees its session's handle, never a bare key another agent could share.
       const { session, end } = router.beginCall(tool.servedBy, binding.sessionKey, binding.placement);
@@ -41,6 +43,7 @@ export function pluginKernelTool(tool: SurfaceTool, parameters: Record<string, u
           content: result.content,
           ...(details && typeof details === 'object' && !Array.isArray(details) ? { details: details as Record<string, unknown> } : details !== undefined ? { details: { value: details } } : {}),
           ...(result.isError ? { isError: true } : {}),
+          ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
         };
       } finally {
         registered?.end();

@@ -95,7 +95,9 @@ function buildSurface(contributed: readonly ContributedTool[], enabled: readonly
     }
     taken.add(key);
     const core = isKnownCoreToolId(key) && isDesignated(key, contribution.pluginId);
-    tools.push(Object.freeze({ name: contribution.name, pluginId: contribution.pluginId, core, servedBy: contribution.pluginId, contribution }));
+    // MCP-bridged tools answer to `bundle-mcp` in policy lists, whichever plugin serves them.
+    const pluginId = contribution.policyPluginId ?? contribution.pluginId;
+    tools.push(Object.freeze({ name: contribution.name, pluginId, core, servedBy: contribution.pluginId, contribution }));
   }
   // A tool name is the plugin's text: escaped before it reaches a log line.
   const warnings = shadowed.map(

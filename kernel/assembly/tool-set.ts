@@ -14,10 +14,11 @@ import type { PolicyRemoval } from '../policy/index.js';
 import type { CallsBlocked, RunToolExplanation } from './run-explain.js';
 import type { ResolvedRun } from './run-shape.js';
 import type { ToolSetSkills } from '../skills/service.js';
+import { pickToolMetadata, type ToolMetadata } from '../tool-search/metadata.js';
 import { KernelUsageError } from './usage-error.js';
 
-/** What the model sees of one tool. */
-export interface ToolDescriptor {
+/** What the model sees of one tool (and MCP clients of `pincer serve`: title, hints, output schema). */
+export interface ToolDescriptor extends ToolMetadata {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
@@ -69,7 +70,14 @@ export interface ToolSetParts {
   logger?: CallPathLogger;
   /** Built on first read of `toolSet.skills` (an in-memory snapshot), given this set's `execute`. */
   skills: (execute: ToolSet['execute']) => ToolSetSkills;
+  /** Tool search: what the model is shown now (a subset of `tools`, growing as searches find tools). */
+  listed?: () => readonly KernelTool[];
+  /** Tool search: why a deferred tool the run has not found yet cannot be called (undefined when it can). */
+  notLoaded?: (name: string) => string | undefined;
 }
+
+const describeTool = (tool: KernelTool): ToolDescriptor =>
+  Object.freeze({ name: tool.name, description: tool.description, inputSchema: tool.parameters, pluginId: tool.pluginId, executionMode: tool.executionMode, ...pickToolMetadata(tool) });
 
 let callCounter = 0;
 
@@ -97,6 +105,9 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
   const byName = new Map(parts.tools.map((tool) => [normalizeToolPolicyName(tool.name), tool]));
   let gate: ToolGate | undefined;
   const { run } = parts;
+  const all = Object.freeze(parts.tools.map(describeTool));
+  const descriptors = new Map(parts.tools.map((tool, i) => [tool, all[i]]));
+  let shown: { from: readonly KernelTool[]; tools: readonly ToolDescriptor[] } | undefined;
 
   function rejected(result: FailedCallResult, pluginId?: string): FailedCallResult {
     parts.diagnostics?.emit({
@@ -111,7 +122,12 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
     get skills(): ToolSetSkills {
       return (skills ??= parts.skills((name, params, options) => toolSet.execute(name, params, options)));
     },
-    tools: Object.freeze(parts.tools.map((tool) => Object.freeze({ name: tool.name, description: tool.description, inputSchema: tool.parameters, pluginId: tool.pluginId, executionMode: tool.executionMode }))),
+    get tools(): readonly ToolDescriptor[] {
+      if (!parts.listed) return all;
+      const listed = parts.listed();
+      if (shown?.from !== listed) shown = { from: listed, tools: Object.freeze(listed.map((tool) => descriptors.get(tool) ?? describeTool(tool))) };
+      return shown.tools;
+    },
     removed: parts.removed,
     explain: parts.explain,
     warnings: parts.warnings,
@@ -131,6 +147,8 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
       const tool = byName.get(toolName);
       // The model asked for a tool this run does not hold: say which layer removed it, or which plugin is down.
       if (!tool) return rejected(missingTool(name, base, parts.explain(name)));
+      const notLoaded = parts.notLoaded?.(name);
+      if (notLoaded) return rejected(failedResult(base, 'unavailable', { code: 'TOOL_NOT_LOADED', message: notLoaded }, { details: { status: 'error', tool: toolName, deferred: true } }), tool.pluginId);
       const coerced = coerceToolParams(tool.name, tool.parameters, params);
       if (!coerced.ok) return rejected(failedResult(base, 'tool_error', { code: 'INVALID_PARAMS', message: coerced.message }, { details: { status: 'error', tool: toolName } }), tool.pluginId);
       gate ??= parts.createGate();

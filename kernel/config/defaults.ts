@@ -41,6 +41,12 @@ function isOwnCheckoutInside(root: string, workspace: string): boolean {
   return existsSync(join(root, '.git')) && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
+/** A plugin shipped with Pincer, for an entry the kernel adds itself; runnable from inside a workspace only as bundledPluginConfigs allows. */
+export function bundledPluginEntry(id: string, workspaces: readonly string[]): { module: string; allowInsideWorkspace?: true } {
+  const root = packageRoot();
+  return { module: bundledModule(root, id), ...(workspaces.some((w) => isOwnCheckoutInside(root, w)) ? { allowInsideWorkspace: true as const } : {}) };
+}
+
 export function bundledPluginConfigs(options: { workspace?: string } = {}): NonNullable<PincerConfig['plugins']> {
   const root = packageRoot();
   const dev = options.workspace !== undefined && isOwnCheckoutInside(root, options.workspace);

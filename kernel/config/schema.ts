@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AgentToolsConfigSchema, GroupConfigSchema, ToolsConfigSchema } from './tools-schema.js';
 import { PluginConfigSchema } from '../host/config.js';
 import { ConfinementConfigSchema } from '../confine/config.js';
+import { McpConfigSchema } from '../../protocol/v1/mcp-config.js';
 
 export const SandboxModeSchema = z.enum(['off', 'non-main', 'all']);
 
@@ -95,6 +96,8 @@ export const PincerConfigSchema = z.strictObject({
   backendPlugins: z.record(z.string().trim().min(1), z.string().min(1)).optional(),
   /** How plugins that declare confinement are sandboxed, and what happens where bubblewrap cannot run. */
   confinement: ConfinementConfigSchema.optional(),
+  /** MCP servers whose tools the MCP bridge plugin serves (`<server>__<tool>`, plugin id `bundle-mcp`). */
+  mcp: McpConfigSchema.optional(),
 });
 
 /** Config as written (host defaults not yet filled in); the host applies its defaults itself. */

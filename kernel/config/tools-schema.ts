@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { TOOL_PROFILE_IDS } from '../../protocol/vocabulary/index.js';
 import { normalizeProtectedPath } from '../workspace/protected-paths.js';
+import { ToolSearchConfigSchema } from '../tool-search/config.js';
 
 const toolName = z.string().min(1, 'a tool name or pattern must not be empty');
 const toolList = z.array(toolName);
@@ -82,6 +83,8 @@ export const ToolsConfigSchema = ToolPolicyConfigSchema.extend({
    * agents both listed in `allow` (`*` globs allowed). Sends within one agent need no entry.
    */
   agentToAgent: z.strictObject({ enabled: z.boolean().optional(), allow: z.array(z.string().min(1)).optional() }).optional(),
+  /** Large runs: deferrable tools are found through `tool_search` instead of listed. */
+  toolSearch: ToolSearchConfigSchema.optional(),
   message: MessageToolConfigSchema.optional().describe('The message tool: default channel, cross-session sends, body size.'),
   gateway: GatewayToolConfigSchema.optional().describe('The read-only gateway tool.'),
 });

@@ -28,8 +28,9 @@ export interface AfterToolCallObserver {
 function redactContent(block: ToolContent): ToolContent {
   if (block.type === 'text') return { type: 'text', text: redactSecretsInText(block.text) };
   // Image bytes are large and may show anything; observers get their size only.
-  if (block.type === 'image') return { type: 'text', text: `[image ${block.mimeType}, ${block.data.length} base64 chars]` };
-  return { type: 'json', json: redactSecrets(block.json) };
+  if (block.type === 'image' || block.type === 'audio') return { type: 'text', text: `[${block.type} ${block.mimeType}, ${block.data.length} base64 chars]` };
+  if (block.type === 'json') return { type: 'json', json: redactSecrets(block.json) };
+  return { type: 'json', json: redactSecrets(block) };
 }
 
 /** A redacted deep copy of a result for observers. */

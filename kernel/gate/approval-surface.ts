@@ -24,6 +24,11 @@ export interface ApprovalSurfaceRequest {
  */
 export interface ApprovalSurface {
   request(request: ApprovalSurfaceRequest, options: { signal: AbortSignal }): Promise<ApprovalResolution>;
+  /**
+   * Whether this surface can ask anyone about this call (an MCP client without elicitation, a CLI
+   * without a terminal cannot); `false` ends the call as if there were no surface. Default: yes.
+   */
+  canAsk?(call: { toolCallId: string; toolName: string }): boolean;
 }
 
 /** Approval timeouts of the reference: 2 minutes by default, at most 10. */

@@ -78,7 +78,7 @@ export async function requestApproval(ask: ApprovalAsk): Promise<GrantedApproval
   if (ask.remembered.has(digest)) {
     return { resolution: 'allow-always', pluginId: request.pluginId, digest, params: snapshot, remembered: true };
   }
-  if (!ask.surface) {
+  if (!ask.surface || ask.surface.canAsk?.({ toolCallId: ask.toolCallId, toolName }) === false) {
     return fail('APPROVAL_UNAVAILABLE', text.approvalUnavailable(run.trigger), { ...base, deniedReason: 'plugin-approval-unavailable' });
   }
   const allowedDecisions = request.allowedDecisions?.length ? request.allowedDecisions : ALL_DECISIONS;

@@ -7,20 +7,25 @@ import type { RunContext } from '../policy/run-context.js';
 /** The one run context: what the host assembles with, and what policies and hooks receive. */
 export type { RunContext };
 
+import type { McpContentBlock, ToolMetadata } from '../tool-search/metadata.js';
+
 /** A JSON Schema object (draft-agnostic; providers get a normalized copy). */
 export type JSONSchema = Record<string, unknown>;
 
-/** One block of a tool result. */
+/** One block of a tool result; audio and resources are passed through from MCP servers. */
 export type ToolContent =
   | { type: 'text'; text: string }
   | { type: 'image'; data: string; mimeType: string }
-  | { type: 'json'; json: unknown };
+  | { type: 'json'; json: unknown }
+  | McpContentBlock;
 
 /** What a tool returns to the model. */
 export interface ToolResult {
   content: ToolContent[];
   details?: Record<string, unknown>;
   isError?: boolean;
+  /** Machine-readable result, valid against the tool's `outputSchema`. */
+  structuredContent?: Record<string, unknown>;
 }
 
 /** Per-call context handed to `execute`. */
@@ -31,7 +36,7 @@ export interface ToolExecuteContext {
 }
 
 /** A tool as the kernel holds it: in-process, or a proxy for a plugin's tool. */
-export interface KernelTool {
+export interface KernelTool extends ToolMetadata {
   name: string;
   description: string;
   parameters: JSONSchema;

@@ -2,6 +2,9 @@ import { ResponseError, createMessageConnection, type CancellationToken, type Me
 import {
   Log,
   LogParams,
+  PluginStatusChanged,
+  PluginStatusChangedParams,
+  type PluginComponentStatus,
   ProtocolErrorCodes,
   SkillsListChanged,
   SkillsListChangedParams,
@@ -39,6 +42,8 @@ export interface ConnectionHooks {
   /** The raw `tools` of a `tools/listChanged`; checked tool by tool by the receiver. */
   onToolsChanged: (tools: unknown) => void;
   onSkillsChanged: (change: SkillsListChangedParams) => void;
+  /** The plugin reported the state of its parts (`plugin/statusChanged`). */
+  onStatusChanged?: (components: PluginComponentStatus[]) => void;
   /** Framing errors, oversized messages, stream errors. */
   onTransportError: (error: Error) => void;
   onClose: () => void;
@@ -74,6 +79,11 @@ export function openPluginConnection(transport: MessageTransport, hooks: Connect
     const p = SkillsListChangedParams.safeParse(raw);
     if (p.success) hooks.onSkillsChanged(p.data);
     else hooks.log.write('error', `ignored an invalid skills/listChanged: ${p.error.message}`);
+  });
+  conn.onNotification(PluginStatusChanged.type, (raw) => {
+    const p = PluginStatusChangedParams.safeParse(raw);
+    if (p.success) hooks.onStatusChanged?.(p.data.components);
+    else hooks.log.write('warn', `ignored an invalid plugin/statusChanged: ${p.error.message}`);
   });
   const methods = { ...WORKSPACE_METHODS, ...WORKSPACE_RUN_METHODS };
   for (const [op, descriptor] of Object.entries(methods) as [WorkspaceOperation | ExecRunOperation, (typeof methods)[keyof typeof methods]][]) {

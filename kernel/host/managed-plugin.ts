@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
-import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo, type SkillsListChangedParams } from '../../protocol/index.js';
+import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo, type PluginComponentStatus, type SkillsListChangedParams } from '../../protocol/index.js';
 import { requestWithDeadline, InflightCalls, type DeadlineOptions } from './call.js';
 import type { PluginConfig, RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
@@ -80,6 +80,8 @@ export class ManagedPlugin {
   pluginVersion: string | undefined;
   /** Spawn to handshake answer of the last successful start, in milliseconds. */
   startMs: number | undefined;
+  /** The plugin's latest report on its own parts (MCP servers of the bridge, …); status only, no assembly change. */
+  components: readonly PluginComponentStatus[] = [];
 
   constructor(readonly config: PluginConfig, private readonly deps: ManagedPluginDeps) {
     this.crashes = new CrashWindow(deps.restart);
@@ -205,6 +207,9 @@ export class ManagedPlugin {
         },
         onSkillsChanged: (change) => {
           if (gen === this.generation) deps.onSkillsChanged(config.id, change);
+        },
+        onStatusChanged: (components) => {
+          if (gen === this.generation) this.components = components;
         },
         onTransportError: (error) => this.onTransportError(gen, error),
         onClose: () => this.onConnectionClosed(gen),
@@ -390,6 +395,7 @@ export class ManagedPlugin {
       tools: this.contributes.tools.length,
       rejectedTools: [...this.tools.rejected],
       ...(this.confinement ? { confinement: this.confinement } : {}),
+      ...(this.components.length > 0 ? { components: this.components } : {}),
     };
   }
 }

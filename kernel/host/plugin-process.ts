@@ -1,5 +1,5 @@
 import type { MessageConnection } from 'vscode-jsonrpc/node';
-import { createStreamTransport, type SkillsListChangedParams } from '../../protocol/index.js';
+import { createStreamTransport, type PluginComponentStatus, type SkillsListChangedParams } from '../../protocol/index.js';
 import type { PluginConfig } from './config.js';
 import { openPluginConnection, type WorkspaceHandler } from './connection.js';
 import type { HostServices } from './host-services.js';
@@ -17,6 +17,7 @@ export interface PluginProcess {
 export interface PluginProcessEvents {
   onToolsChanged: (tools: unknown) => void;
   onSkillsChanged: (change: SkillsListChangedParams) => void;
+  onStatusChanged?: (components: PluginComponentStatus[]) => void;
   onTransportError: (error: Error) => void;
   onClose: () => void;
 }

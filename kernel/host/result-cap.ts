@@ -31,7 +31,10 @@ function utf8Prefix(text: string, maxBytes: number): string {
 }
 
 function sizeOf(block: ToolContent): number {
-  return block.type === 'text' ? Buffer.byteLength(block.text, 'utf8') : block.data.length;
+  if (block.type === 'text') return Buffer.byteLength(block.text, 'utf8');
+  if (block.type === 'image' || block.type === 'audio') return block.data.length;
+  // Resources and links (MCP content a bridged server sent): their whole encoding counts.
+  return Buffer.byteLength(JSON.stringify(block), 'utf8');
 }
 
 /** `result` with its content within `maxBytes`; unchanged (same object) when it already fits. */
@@ -39,7 +42,8 @@ export function capToolResult(result: ToolInvokeResult, maxBytes: number): ToolI
   const total = result.content.reduce((sum, block) => sum + sizeOf(block), 0);
   // Measured without recursion: `details` may be nested deeper than any recursive walk survives.
   const detailsProblem = result.details === undefined ? undefined : jsonValueProblem(result.details, maxBytes);
-  if (total <= maxBytes && !detailsProblem) return result;
+  const structuredProblem = result.structuredContent === undefined ? undefined : jsonValueProblem(result.structuredContent, maxBytes);
+  if (total <= maxBytes && !detailsProblem && !structuredProblem) return result;
   let left = maxBytes;
   const content: ToolContent[] = [];
   for (const block of result.content) {
@@ -51,10 +55,13 @@ export function capToolResult(result: ToolInvokeResult, maxBytes: number): ToolI
       content.push({ type: 'text', text: utf8Prefix(block.text, left) });
       left = 0;
     } else {
-      content.push({ type: 'text', text: `[${block.type === 'image' ? `image (${block.mimeType})` : 'block'} of ${size} bytes dropped by the kernel]` });
+      const kind = block.type === 'image' || block.type === 'audio' ? `${block.type} (${block.mimeType})` : `${block.type} block`;
+      content.push({ type: 'text', text: `[${kind} of ${size} bytes dropped by the kernel]` });
     }
   }
   if (total > maxBytes) content.push({ type: 'text', text: note(total - maxBytes, maxBytes) });
   const details = detailsProblem ? { truncated: true, note: `details dropped by the kernel: ${detailsProblem}` } : result.details;
-  return { ...result, content, ...(details === undefined ? {} : { details }) };
+  const { structuredContent, ...rest } = result;
+  // Structured content over the cap is left out, not cut: a cut value would not match its schema.
+  return { ...rest, content, ...(details === undefined ? {} : { details }), ...(structuredContent && !structuredProblem ? { structuredContent } : {}) };
 }

@@ -1,4 +1,4 @@
-import type { Contributions } from '../../protocol/index.js';
+import type { Contributions, PluginComponentStatus } from '../../protocol/index.js';
 import type { KernelErrorCode } from './errors.js';
 import type { ToolRejection } from './tool-screen.js';
 import type { ConfinementStatus } from '../confine/confiner.js';
@@ -30,6 +30,8 @@ export interface PluginStatus {
   rejectedTools: ToolRejection[];
   /** How its latest start was sandboxed (absent before a first start). */
   confinement?: ConfinementStatus;
+  /** The plugin's own parts as it last reported them (e.g. each MCP server of the MCP bridge). */
+  components?: readonly PluginComponentStatus[];
 }
 
 /** One plugin's cached contributions, as assembly reads them. */

@@ -1,6 +1,7 @@
 import type { AnyDescriptor } from '../define.js';
 import { ChannelAction } from './channels.js';
 import { Handshake } from './handshake.js';
+import { PluginStatusChanged } from './plugin-status.js';
 import { HookAfterToolCall, HookBeforeToolCall } from './hooks.js';
 import { SANDBOX_RUN_METHODS, WORKSPACE_RUN_METHODS } from './exec-runs.js';
 import { NodeInvoke } from './nodes.js';
@@ -41,6 +42,7 @@ export const PROTOCOL_V1_METHODS: readonly AnyDescriptor[] = Object.freeze([
   SkillsListChanged,
   ...Object.values(TURNS_METHODS),
   ...Object.values(TASKS_METHODS),
+  PluginStatusChanged,
   ChannelAction,
   NodeInvoke,
 ] as AnyDescriptor[]);

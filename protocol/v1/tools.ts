@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineNotification, defineProgress, defineRequest } from '../define.js';
+import { ToolMetadataFields, ToolResultContentBlocks } from './tool-metadata.js';
 
 /**
  * What a tool name (and a family, and an alias) may be: letters, digits, `_`, `.` and `-`, 1 to 64
@@ -27,6 +28,7 @@ export const ToolContribution = z.object({
   executionMode: z.enum(['parallel', 'sequential']).optional(),
   /** Per-tool idle deadline; it can only shorten the operator's `callMs`, never lengthen it. */
   timeoutMs: z.number().int().positive().optional(),
+  ...ToolMetadataFields,
 });
 export type ToolContribution = z.infer<typeof ToolContribution>;
 
@@ -56,6 +58,7 @@ export type ToolInvokeParams = z.input<typeof ToolInvokeParams>;
 export const ToolContent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() }),
+  ...ToolResultContentBlocks,
 ]);
 export type ToolContent = z.infer<typeof ToolContent>;
 
@@ -66,6 +69,8 @@ export const ToolInvokeResult = z.object({
   details: z.unknown().optional(),
   /** The tool ran and failed in a way the model should see. */
   isError: z.boolean().optional(),
+  /** Machine-readable result; valid against the tool's `outputSchema` when it declares one. @since 1 */
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
 });
 export type ToolInvokeResult = z.infer<typeof ToolInvokeResult>;
 

@@ -50,6 +50,7 @@ export const CALL_CODES: Catalog<KernelCallCode> = {
   POLICY_BLOCKED: e("One of the embedding host's trusted policies blocked the call.", "The host's policy says why."),
   POLICY_HOOK_FAILED: e('A hook or trusted policy threw, timed out or answered garbage: the call fails closed.', "Fix the hook plugin (its log says why); `timeouts.hookMs` if it is only slow."),
   REQUIRED_PLUGIN_UNAVAILABLE: e('A plugin the agent marks `required` is missing, failed or restarting, so every call of the run is blocked.', "`pincer plugins`; fix or restart that plugin (`toolSet.blocked` names it)."),
+  TOOL_NOT_LOADED: e('The run has more tools than `tools.toolSearch` lists at once, and this deferrable tool has not been found by `tool_search` in the session yet (outcome `unavailable`).', 'Call `tool_search` for it first; it stays callable for the rest of the session.'),
   APPROVAL_DENIED: e('The operator denied the approval; the denial is final.', 'Do not retry the same call.'),
   APPROVAL_UNAVAILABLE: e('A hook asked for an approval, but the kernel has no approval surface.', 'Give `createKernel` an `approvals` surface, or change the hook.'),
   APPROVAL_TIMED_OUT: e('Nobody decided the approval in time (the request\'s `timeoutMs`, default 120 s).', 'Decide sooner, or raise the hook\'s approval timeout.'),

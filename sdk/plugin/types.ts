@@ -143,6 +143,14 @@ export interface TaskLedgerDefinition {
   requestCancel(id: string, ctx: HandlerContext): { task?: TaskRecord } | Promise<{ task?: TaskRecord }>;
 }
 
+/** What `activate` may answer. @since 1 */
+export interface ActivateResult {
+  /** Replaces the plugin's `tools` (served and announced in the handshake). */
+  tools?: ToolDefinition<any>[];
+  /** Replaces the plugin's `hooks` (served and announced in the handshake). */
+  hooks?: PluginHooks;
+}
+
 /** One message action to perform, as the kernel sent it (checked against the channel's declared actions). @since 1 */
 export type ChannelRequest = z.output<typeof ChannelActionParams>;
 
@@ -194,8 +202,11 @@ export interface PluginDefinition {
    * starts the process. Without it the plugin runs unconfined.
    */
   confinement?: PluginConfinementInput;
-  /** Runs during the handshake, before the plugin answers (open resources here). */
-  activate?(ctx: { settings: Record<string, unknown>; log: PluginLogger; kernel: KernelClient }): void | Promise<void>;
+  /**
+   * Runs during the handshake, before the plugin answers (open resources here). May return the
+   * tools to answer with instead of `tools`, for plugins whose tools depend on their settings.
+   */
+  activate?(ctx: { settings: Record<string, unknown>; log: PluginLogger; kernel: KernelClient }): void | ActivateResult | Promise<void | ActivateResult>;
   /** Runs on `$/shutdown` before the plugin answers. */
   deactivate?(): void | Promise<void>;
 }

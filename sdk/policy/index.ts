@@ -29,3 +29,8 @@ export { PolicyInputError } from './errors.js';
 export type { PolicyInputErrorCode } from './errors.js';
 export { compileGlobs, matchesGlobs } from './glob.js';
 export type { CompiledGlobs } from './glob.js';
+export {
+  MCP_TOOL_NAME_SEPARATOR, MAX_MCP_SERVER_NAME_CHARS, MAX_MCP_TOOL_NAME_CHARS, sanitizeMcpNameFragment, buildSafeMcpServerNames,
+  safeMcpServerName, buildSafeMcpToolName,
+} from './mcp-names.js';
+export { createMcpServerToolDenyMatcher } from './mcp-server-deny.js';

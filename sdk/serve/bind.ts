@@ -6,8 +6,10 @@ import {
   type Contributions,
   ProtocolErrorCodes,
   SUPPORTED_PROTOCOL_VERSIONS,
+  PluginStatusChanged,
   Shutdown,
   ToolsListChanged,
+  type PluginComponentStatus,
   describeVersionMismatch,
   negotiateProtocolVersion,
   type MessageTransport,
@@ -24,6 +26,8 @@ export interface PluginRuntime {
   readonly connection: MessageConnection;
   /** Replaces the plugin's tools and tells the kernel (`tools/listChanged`). */
   updateTools(tools: ToolDefinition<any>[]): Promise<void>;
+  /** Reports the state of the plugin's own parts (shown in the kernel's plugin status). */
+  reportStatus(components: PluginComponentStatus[]): Promise<void>;
   /** Settles when the connection closes. */
   readonly closed: Promise<void>;
   dispose(): void;
@@ -59,8 +63,14 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
       return new ResponseError(ProtocolErrorCodes.VersionMismatch, message, { pluginId: plugin.id, detail: { pluginVersions: versions } });
     }
     state.settings = params.data.settings;
+    let served = plugin;
     try {
-      await plugin.activate?.({ settings: state.settings, log: state.log, kernel: createKernelClient(conn) });
+      const activated = await plugin.activate?.({ settings: state.settings, log: state.log, kernel: createKernelClient(conn) });
+      if (activated?.tools) {
+        served = { ...served, tools: activated.tools };
+        state.tools = new Map(activated.tools.map((t) => [t.name, t]));
+      }
+      if (activated?.hooks) served = { ...served, hooks: (state.hooks = activated.hooks) };
     } catch (error) {
       return new ResponseError(ProtocolErrorCodes.HandshakeFailed, `plugin "${plugin.id}" failed to activate: ${(error as Error)?.message ?? error}`);
     }
@@ -70,7 +80,7 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
       plugin: { id: plugin.id, version: plugin.version },
       capabilities: { toolsListChanged: true, cancellation: true, progress: true, ...(plugin.taskLedger ? { taskLedger: true } : {}) },
       // Lists left out are empty: the kernel reads the answer with the protocol's defaults.
-      contributes: pluginContributions(plugin) as Contributions,
+      contributes: pluginContributions(served) as Contributions,
     };
   });
 
@@ -106,6 +116,9 @@ export function bindPlugin(plugin: PluginDefinition, transport: MessageTransport
       state.tools = new Map(tools.map((t) => [t.name, t]));
       const family = plugin.family ?? plugin.id;
       await conn.sendNotification(ToolsListChanged.type, { tools: tools.map((t) => toolContribution(t, family)) });
+    },
+    async reportStatus(components) {
+      await conn.sendNotification(PluginStatusChanged.type, { components });
     },
     dispose() {
       state.shutdown.abort(new Error('disposed'));

@@ -45,6 +45,8 @@ export interface PluginState {
   tools: Map<string, ToolDefinition<any>>;
   shutdown: AbortController;
   log: HandlerContext['log'];
+  /** Hooks chosen by `activate`, in place of the definition's. */
+  hooks?: PluginDefinition['hooks'];
 }
 
 const notReady = (): ResponseError<ProtocolErrorData> => new ResponseError<ProtocolErrorData>(ProtocolErrorCodes.PluginNotReady, 'the handshake has not completed');
@@ -81,10 +83,11 @@ export function registerToolHandlers(conn: MessageConnection, state: PluginState
 }
 
 export function registerHookHandlers(conn: MessageConnection, state: PluginState, plugin: PluginDefinition): void {
-  const before = plugin.hooks?.before_tool_call;
-  const after = plugin.hooks?.after_tool_call;
+  // Read at call time: `activate` may have replaced the hooks.
+  const hooks = () => state.hooks ?? plugin.hooks;
   conn.onRequest(HookBeforeToolCall.type, async (raw, token) => {
     if (!state.ready) return notReady();
+    const before = hooks()?.before_tool_call;
     const { signal, dispose } = signalFor(token, state.shutdown.signal);
     const out = await guarded(signal, undefined, async () => (before ? ((await before.handler(BeforeToolCallEvent.parse(raw), baseContext(signal, state.settings, state.log))) ?? null) : null));
     dispose();
@@ -92,6 +95,7 @@ export function registerHookHandlers(conn: MessageConnection, state: PluginState
   });
   conn.onRequest(HookAfterToolCall.type, async (raw, token) => {
     if (!state.ready) return notReady();
+    const after = hooks()?.after_tool_call;
     const { signal, dispose } = signalFor(token, state.shutdown.signal);
     const out = await guarded(signal, undefined, async () => {
       if (after) await after.handler(AfterToolCallEvent.parse(raw), baseContext(signal, state.settings, state.log));

@@ -44,8 +44,9 @@ describe('import boundaries', () => {
     expect(violations('protocol', (t) => !t.startsWith('protocol/'))).toEqual([]);
   });
 
-  it('keeps the CLI from importing any plugin: operator commands reach backends through the kernel (15.13)', () => {
-    expect(violations('cli', (t) => t.startsWith('plugins/'))).toEqual([]);
+  it('keeps the CLI from importing any plugin except the MCP bridge state-file modules (pincer mcp): sandbox commands reach backends through the kernel (15.13)', () => {
+    expect(violations('cli', (t) => t.startsWith('plugins/') && !t.startsWith('plugins/mcp-bridge/'))).toEqual([]);
+    expect(violations('cli/sandbox', (t) => t.startsWith('plugins/'))).toEqual([]);
   });
 
   it('keeps the gate below the adapter: helpers both use live in kernel/shared, which imports neither nor anything above them (15.14)', () => {

@@ -19,6 +19,16 @@ describe('the cap on a tool result', () => {
     const capped = capToolResult({ content: [], details: deep }, 1_000_000);
     expect(capped.details).toEqual({ truncated: true, note: 'details dropped by the kernel: nested deeper than 64 levels as received' });
   });
+
+  it('counts MCP resource and audio blocks against the cap, and leaves out structured content over it', () => {
+    const resource = { type: 'resource' as const, resource: { uri: 'file:///big', text: 'x'.repeat(500) } };
+    const capped = capToolResult({ content: [{ type: 'audio', data: 'A'.repeat(50), mimeType: 'audio/wav' }, resource], structuredContent: { big: 'y'.repeat(500) } }, 200);
+    expect(capped.content[0]).toMatchObject({ type: 'audio' });
+    expect(capped.content[1]).toEqual({ type: 'text', text: expect.stringMatching(/^\[resource block of \d+ bytes dropped by the kernel\]$/) });
+    expect(capped.structuredContent).toBeUndefined();
+    const small = capToolResult({ content: [resource], structuredContent: { ok: true } }, 200);
+    expect(small.structuredContent).toEqual({ ok: true });
+  });
 });
 
 describe('a plugin that returns 5 MB of text', () => {

@@ -1,0 +1,59 @@
+/**
+ * `tool_search`: the tool a large run gets in place of its deferred tools' definitions. It
+ * searches them by keywords or a regular expression and returns the best matches' full
+ * definitions; each one found is callable (and listed) for the rest of the session's run.
+ */
+import type { KernelTool, ToolResult } from '../gate/index.js';
+import { compilePattern, ToolIndex } from './rank.js';
+
+export const TOOL_SEARCH_NAME = 'tool_search';
+const DEFAULT_LIMIT = 5;
+const MAX_LIMIT = 20;
+
+const PARAMETERS = {
+  type: 'object',
+  properties: {
+    query: { type: 'string', description: 'Keywords to look for in tool names and descriptions, e.g. "create github issue".' },
+    pattern: { type: 'string', description: 'Instead of query: a regular expression (case-insensitive) matched against names and descriptions, e.g. "^github__".' },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `Most tools to return (default ${DEFAULT_LIMIT}).` },
+  },
+  additionalProperties: false,
+} as const;
+
+function failure(text: string): ToolResult {
+  return { content: [{ type: 'text', text: `Error: ${text}` }], details: { status: 'error', tool: TOOL_SEARCH_NAME, error: text }, isError: true };
+}
+
+/** Where the deferred tools come from, for the description: MCP servers by their prefix. */
+function sources(deferred: readonly KernelTool[]): string {
+  const prefixes = [...new Set(deferred.map((tool) => (tool.name.includes('__') ? tool.name.slice(0, tool.name.indexOf('__')) : (tool.pluginId ?? 'other'))))].sort();
+  return prefixes.length > 8 ? `${prefixes.slice(0, 8).join(', ')} and ${prefixes.length - 8} more` : prefixes.join(', ');
+}
+
+export function createToolSearchTool(deferred: readonly KernelTool[], discovered: Set<string>, indexOf: () => ToolIndex<KernelTool> = () => new ToolIndex(deferred)): KernelTool {
+  let index: ToolIndex<KernelTool> | undefined;
+  return {
+    name: TOOL_SEARCH_NAME,
+    description: `Find tools that are available to you but not listed: ${deferred.length} more tools (from ${sources(deferred)}). Search by keywords or a regular expression; the matching tools' definitions are returned and you can call them from then on.`,
+    parameters: PARAMETERS as unknown as Record<string, unknown>,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async execute(params): Promise<ToolResult> {
+      const { query, pattern, limit } = params as { query?: unknown; pattern?: unknown; limit?: unknown };
+      const count = typeof limit === 'number' && Number.isInteger(limit) ? Math.min(Math.max(limit, 1), MAX_LIMIT) : DEFAULT_LIMIT;
+      const byKeywords = typeof query === 'string' && query.trim() !== '';
+      const byPattern = typeof pattern === 'string' && pattern !== '';
+      if (byKeywords === byPattern) return failure('give exactly one of query (keywords) or pattern (a regular expression)');
+      index ??= indexOf();
+      let found: KernelTool[];
+      if (byPattern) {
+        const regex = compilePattern(pattern as string);
+        if (typeof regex === 'string') return failure(`pattern refused: ${regex}`);
+        found = index.pattern(regex, count);
+      } else found = index.keywords(String(query), count);
+      for (const tool of found) discovered.add(tool.name);
+      const matches = found.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters }));
+      const text = matches.length === 0 ? `No tool matches. ${deferred.length} tools can be searched; try other words.` : JSON.stringify({ matches, note: 'These tools are now callable.' }, null, 2);
+      return { content: [{ type: 'text', text }], details: { matched: found.map((tool) => tool.name), searched: deferred.length } };
+    },
+  };
+}
