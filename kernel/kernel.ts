@@ -7,7 +7,6 @@ import { createDiagnosticsEmitter, type DiagnosticsEmitter } from './diagnostics
 import { createToolGate, type ApprovalSurface, type CallPathLogger, type KernelTool, type RunContext, type TrustedToolPolicy } from './gate/index.js';
 import { createPluginHost, defaultHostLogger, type HostLogger, type PluginHost, type PluginStatus } from './host/index.js';
 import { sharesSurfaceOf, workspaceRootsOf } from './host/workspace-roots.js';
-import { normalizeToolSchema } from './schema/index.js';
 import { createPolicyEngine } from './policy/index.js';
 import { isKnownCoreToolId } from '../protocol/vocabulary/index.js';
 import type { PincerConfig } from './config/schema.js';
@@ -17,7 +16,8 @@ import { createRunResolver, type ResolvedRun } from './assembly/run-shape.js';
 import { callsBlocked, explainInRun, pluginAvailability } from './assembly/run-explain.js';
 import { RunRegistry } from './assembly/run-registry.js';
 import { SurfaceCache } from './assembly/surface.js';
-import { createToolSet, type ToolSet } from './assembly/tool-set.js';
+import { createToolSet, type ToolDescriptor, type ToolSet } from './assembly/tool-set.js';
+import { ToolPlans, describeTool } from './assembly/tool-plan.js';
 import { ToolListTracker, type ToolsChangedEvent } from './assembly/tools-changed.js';
 import { KernelUsageError } from './assembly/usage-error.js';
 import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
@@ -76,6 +76,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const router = new WorkspaceRouter(host);
   const surfaces = new SurfaceCache(host, (config.plugins ?? []).map((plugin) => plugin.id));
   const families = new FamilyTools(host, config);
+  const plans = new ToolPlans();
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath });
   // Policy warnings have their own source, so a door that shows a ToolSet's warnings can leave these log lines out.
   const policy = createPolicyEngine(config, { warn: (message) => log({ level: 'warn', source: 'policy', message }) });
@@ -121,13 +122,30 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: [...run.warnings, ...surface.warnings] });
     const target = { provider: run.provider, modelId: run.model };
     const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement };
-    const tools: KernelTool[] = result.tools.map((tool) =>
-      isFamilyTool(tool) ? families.bind(tool, run, target, steps) : pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding),
-    );
+    const plan = plans.get(result.tools, target);
+    // Bound to this run's session only when a call (or a family tool's description) needs it.
+    const bound = new Map<number, KernelTool>();
+    const toolAt = (index: number): KernelTool => {
+      let tool = bound.get(index);
+      if (!tool) {
+        const planned = plan.tools[index]!;
+        tool = isFamilyTool(planned) ? families.bind(planned, run, target, steps) : pluginKernelTool(planned, plan.parameters(index), host, router, binding);
+        bound.set(index, tool);
+      }
+      return tool;
+    };
+    const descriptors = (): readonly ToolDescriptor[] => {
+      const planned = plan.descriptors();
+      return plan.hasFamilyTools ? Object.freeze(planned.map((d, index) => d ?? describeTool(toolAt(index)))) : (planned as readonly ToolDescriptor[]);
+    };
     const blocked = () => callsBlocked(host, config, run.enabledPlugins);
     return createToolSet({
       run,
-      tools,
+      descriptors,
+      lookup: (name) => {
+        const index = plan.byName.get(name);
+        return index === undefined ? undefined : toolAt(index);
+      },
       removed: result.removals,
       explain: (name) => explainInRun(result.explain(name), run, { host, policy, tracker, blocked }),
       warnings: [...result.warnings, ...host.toolWarnings(run.enabledPlugins)],

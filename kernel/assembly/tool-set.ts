@@ -1,7 +1,8 @@
 /**
  * A run's ToolSet: the policy-filtered tools with provider-normalized schemas, and
  * `execute`, which runs a call through the gate into the owning plugin and resolves to one
- * `CallResult` for every outcome. Assembly is pure and in memory; the gate is built on first use.
+ * `CallResult` for every outcome. Assembly is pure and in memory; the descriptors, the gate and
+ * each session-bound tool are made on first use.
  */
 import {
   classifyGatedCall, coerceToolParams, failedResult, formatUnavailablePluginMessage, formatUnknownToolMessage, toolFailureLogLine,
@@ -52,7 +53,10 @@ export interface ToolSet {
 
 export interface ToolSetParts {
   run: ResolvedRun & { runId: string };
-  tools: readonly KernelTool[];
+  /** What the model sees; read on first use of `tools`. */
+  descriptors: () => readonly ToolDescriptor[];
+  /** The run's tool of a normalized name, bound to its session on first use. */
+  lookup: (normalizedName: string) => KernelTool | undefined;
   removed: readonly PolicyRemoval[];
   explain: (name: string) => RunToolExplanation;
   warnings: readonly string[];
@@ -89,7 +93,7 @@ function checkCall(name: unknown, options: ExecuteOptions): void {
 }
 
 export function createToolSet(parts: ToolSetParts): ToolSet {
-  const byName = new Map(parts.tools.map((tool) => [normalizeToolPolicyName(tool.name), tool]));
+  let descriptors: readonly ToolDescriptor[] | undefined;
   let gate: ToolGate | undefined;
   const { run } = parts;
 
@@ -102,7 +106,9 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
   }
 
   const toolSet: ToolSet = {
-    tools: Object.freeze(parts.tools.map((tool) => Object.freeze({ name: tool.name, description: tool.description, inputSchema: tool.parameters, pluginId: tool.pluginId, executionMode: tool.executionMode }))),
+    get tools() {
+      return (descriptors ??= parts.descriptors());
+    },
     removed: parts.removed,
     explain: parts.explain,
     warnings: parts.warnings,
@@ -119,7 +125,7 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
       const toolName = normalizeToolPolicyName(name) || 'tool';
       const toolCallId = options.toolCallId ?? `call_${Date.now().toString(36)}_${(callCounter++).toString(36)}`;
       const base = { toolName, toolCallId };
-      const tool = byName.get(toolName);
+      const tool = parts.lookup(toolName);
       // The model asked for a tool this run does not hold: say which layer removed it, or which plugin is down.
       if (!tool) return rejected(missingTool(name, base, parts.explain(name)));
       const coerced = coerceToolParams(tool.name, tool.parameters, params);
