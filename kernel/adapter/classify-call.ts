@@ -6,7 +6,7 @@ import { isCallPathError, type CallPathError, type CallPathErrorCode } from '../
 import type { GatedCall } from '../gate/execute-gated.js';
 import type { ToolResult } from '../gate/types.js';
 import { isKernelError, type KernelError } from '../host/errors.js';
-import { isPlainObject } from '../loop/plain-object.js';
+import { isPlainObject } from '../shared/plain-object.js';
 import { failedResult, toolErrorCode, type CallError, type CallResult, type FailedCallResult, type PluginAvailability } from './call-result.js';
 import { normalizeToolResult } from './results.js';
 

@@ -4,9 +4,9 @@
  * appear only as their size and a digest (18.8), and what is left is secret-masked.
  */
 import { normalizeToolPolicyName } from '../policy/normalize.js';
-import { isPlainObject } from '../loop/plain-object.js';
-import { redactToolParamsForLog, serializeForLog, summarizeOmitted } from './exec-redaction.js';
-import { redactSecretsInText } from './redact-secrets.js';
+import { isPlainObject } from '../shared/plain-object.js';
+import { redactToolParamsForLog, serializeForLog, summarizeOmitted } from '../shared/exec-redaction.js';
+import { redactSecretsInText } from '../shared/redact-secrets.js';
 
 /** Longest params preview in a failure log line. */
 export const PARAMS_PREVIEW_MAX_CHARS = 600;

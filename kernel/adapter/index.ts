@@ -6,9 +6,9 @@ export type { CoercedParams } from './coerce-params.js';
 export { normalizeToolResult, jsonResult, errorResult } from './results.js';
 export {
   redactExecParamsForLog, redactToolParamsForLog, summarizeOmitted, serializeForLog, OMITTED_ENV, OMITTED_ENV_VALUE,
-} from './exec-redaction.js';
-export type { OmittedValueSummary } from './exec-redaction.js';
-export { redactSecrets, redactSecretsInText, isSensitiveKey, REDACTED } from './redact-secrets.js';
+} from '../shared/exec-redaction.js';
+export type { OmittedValueSummary } from '../shared/exec-redaction.js';
+export { redactSecrets, redactSecretsInText, isSensitiveKey, REDACTED } from '../shared/redact-secrets.js';
 export { formatUnknownToolMessage, formatUnavailablePluginMessage, unknownToolResult } from './unknown-tool.js';
 export type { ExplainTool } from './unknown-tool.js';
 export { KERNEL_CALL_CODES, failedResult, toolErrorCode } from './call-result.js';

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../loop/plain-object.js';
+import { isPlainObject } from '../shared/plain-object.js';
 import type { ToolResult } from '../gate/types.js';
 
 function stringify(payload: unknown): string {

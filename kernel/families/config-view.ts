@@ -5,7 +5,7 @@
  */
 import type { PincerConfig } from '../config/schema.js';
 import { PincerConfigSchema } from '../config/schema.js';
-import { REDACTED, redactSecretsInText } from '../adapter/redact-secrets.js';
+import { REDACTED, redactSecretsInText } from '../shared/redact-secrets.js';
 import { FamilyToolError } from './results.js';
 
 /** Keys whose values are secrets; names of where a secret lives (`secretFile`, `privateKeyPath`) are not. */

@@ -1,5 +1,5 @@
-import { redactToolParamsForLog } from '../adapter/exec-redaction.js';
-import { redactSecrets, redactSecretsInText } from '../adapter/redact-secrets.js';
+import { redactToolParamsForLog } from '../shared/exec-redaction.js';
+import { redactSecrets, redactSecretsInText } from '../shared/redact-secrets.js';
 import { classifyError } from '../diagnostics/events.js';
 import { detachedCopy } from './params.js';
 import { resolveTimeoutMs, withTimeout } from './with-timeout.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { stableStringify } from '../loop/stable-stringify.js';
+import { stableStringify } from '../shared/stable-stringify.js';
 import type { KernelTool } from './types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { stableStringify } from '../loop/stable-stringify.js';
+import { stableStringify } from '../shared/stable-stringify.js';
 import { deepFreeze, detachedCopy, mergeParams } from './params.js';
 import type { ApprovalRequest, BeforeToolCallResult } from './types.js';
 

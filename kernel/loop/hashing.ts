@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { isPlainObject } from './plain-object.js';
-import { stableStringify } from './stable-stringify.js';
+import { isPlainObject } from '../shared/plain-object.js';
+import { stableStringify } from '../shared/stable-stringify.js';
 
 // A run hashes the same text again and again: each call's params at check, start and outcome,
 // and a repeated call's identical result. Short texts keep their digest; bounded, oldest evicted.

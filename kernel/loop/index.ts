@@ -6,4 +6,4 @@ export type { LoopCheckResult, LoopDetectorKind } from './detectors.js';
 export type { LoopHistoryRecord } from './history.js';
 export { hashToolCall, isKnownPollToolCall, extractUnknownToolName, digestValue } from './hashing.js';
 export { hashToolOutcome, stripVolatileSendKeys } from './outcome-hash.js';
-export { stableStringify } from './stable-stringify.js';
+export { stableStringify } from '../shared/stable-stringify.js';

@@ -1,4 +1,4 @@
-import { isPlainObject } from './plain-object.js';
+import { isPlainObject } from '../shared/plain-object.js';
 import { execFailureIdentity, isTerminalExecFailure } from './exec-failure.js';
 import { digestValue, errorTextForHash, extractUnknownToolName, reducePlanForHash } from './hashing.js';
 

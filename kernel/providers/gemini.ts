@@ -7,7 +7,7 @@
  * types), and `required` names that exist in `properties`.
  */
 import type { JSONSchema } from '../gate/types.js';
-import { isPlainObject } from '../loop/plain-object.js';
+import { isPlainObject } from '../shared/plain-object.js';
 import { normalizeToolSchema } from '../schema/index.js';
 import { transformSchemaTree } from '../schema/walk.js';
 import { plainObjectRoot } from './root-object.js';

@@ -7,7 +7,7 @@
  * arbitrary keys, a free-form value, past a limit) is reported, never silently narrowed.
  */
 import type { JSONSchema } from '../gate/types.js';
-import { isPlainObject } from '../loop/plain-object.js';
+import { isPlainObject } from '../shared/plain-object.js';
 
 const KEYWORDS = new Set([
   'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf', 'description', 'title', '$ref', '$defs',

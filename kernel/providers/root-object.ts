@@ -7,7 +7,7 @@
  * plugin still validates the call). Loosening, never tightening, keeps every valid call valid.
  */
 import type { JSONSchema } from '../gate/types.js';
-import { isPlainObject } from '../loop/plain-object.js';
+import { isPlainObject } from '../shared/plain-object.js';
 
 export function plainObjectRoot(schema: JSONSchema): JSONSchema {
   const { allOf, anyOf, oneOf, not: _not, enum: _enum, ...root } = schema;

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../loop/plain-object.js';
+import { isPlainObject } from '../shared/plain-object.js';
 import type { JSONSchema } from '../gate/types.js';
 import { transformSchemaTree, typeList } from './walk.js';
 

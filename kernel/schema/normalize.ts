@@ -7,7 +7,7 @@ import { inlineLocalRefs } from './inline-refs.js';
 import { cleanOpenApiKeywords } from './openapi-cleanup.js';
 import { schemaProviderFamily, schemaTargetKey, type SchemaTarget } from './provider.js';
 import { shapeRoot } from './root-shape.js';
-import { isPlainObject } from '../loop/plain-object.js';
+import { isPlainObject } from '../shared/plain-object.js';
 
 /** Variants kept per schema object (one per provider/compat combination in use). */
 export const MAX_CACHED_VARIANTS = 8;

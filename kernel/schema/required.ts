@@ -1,4 +1,4 @@
-import { isPlainObject } from '../loop/plain-object.js';
+import { isPlainObject } from '../shared/plain-object.js';
 
 const VARIANT_KEYS = ['allOf', 'anyOf', 'oneOf'] as const;
 

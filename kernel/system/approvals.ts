@@ -5,7 +5,7 @@
  * host calls `arm` after it has decided that a human approved that very action.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { stableStringify } from '../loop/stable-stringify.js';
+import { stableStringify } from '../shared/stable-stringify.js';
 
 /** Opaque proof that the host approved one action. */
 export interface ArmedApproval {

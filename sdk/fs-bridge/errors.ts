@@ -1,27 +1,7 @@
 import { WORKSPACE_ERROR_CODES, type WorkspaceErrorCode } from '../../protocol/v1/workspace-types.js';
+import { WorkspaceError } from '../plugin/errors.js';
 
-/**
- * A refused or failed workspace operation. `code` is one of the protocol's
- * WORKSPACE_ERROR_CODES so it crosses the wire unchanged (as ProtocolError
- * data.code); `path` is the workspace path the caller asked for, never a host path
- * unless no workspace path exists.
- */
-export class WorkspaceError extends Error {
-  override readonly name = 'WorkspaceError';
-  readonly code: WorkspaceErrorCode;
-  readonly path?: string;
-
-  constructor(code: WorkspaceErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
-    this.code = code;
-    if (options.path !== undefined) this.path = options.path;
-  }
-
-  /** The plain shape sent as ProtocolError data. */
-  toJSON(): { code: WorkspaceErrorCode; message: string; path?: string } {
-    return { code: this.code, message: this.message, ...(this.path !== undefined ? { path: this.path } : {}) };
-  }
-}
+export { WorkspaceError };
 
 export function isWorkspaceError(value: unknown, code?: WorkspaceErrorCode): value is WorkspaceError {
   return value instanceof WorkspaceError && (code === undefined || value.code === code);
@@ -77,9 +57,9 @@ export function toWorkspaceError(error: unknown, path: string, action: string): 
 const KNOWN_CODES: ReadonlySet<string> = new Set(WORKSPACE_ERROR_CODES);
 
 /**
- * The workspace error code of anything a workspace call threw, whichever side
- * built it: this class (`code`), the SDK's wire-facing WorkspaceError
- * (`workspaceCode`) or raw ProtocolError data (`data.code`). Undefined otherwise.
+ * The workspace error code of anything a workspace call threw: a WorkspaceError
+ * (`code`), the kernel's routing refusal (`workspaceCode`) or raw ProtocolError data
+ * (`data.code`). Undefined otherwise.
  */
 export function workspaceErrorCodeOf(error: unknown): WorkspaceErrorCode | undefined {
   if (typeof error !== 'object' || error === null) return undefined;

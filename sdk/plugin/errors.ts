@@ -17,15 +17,33 @@ export class PluginError extends Error {
   }
 }
 
-/** A workspace operation failed; `code` says how (thrown by `ctx.workspace.*` and by backends). @since 1 */
-export class WorkspaceError extends PluginError {
+/**
+ * A refused or failed workspace operation: the one class for it, whoever throws it
+ * (`ctx.workspace.*` in a tool plugin, the host bridge and every backend, the test harness).
+ * `code` is one of the protocol's WORKSPACE_ERROR_CODES so it crosses the wire unchanged
+ * (as ProtocolError `data.code`, see `data`); `path` is the workspace path the caller asked
+ * for, never a host path unless no workspace path exists.
+ * @since 1
+ */
+export class WorkspaceError extends Error {
   override readonly name = 'WorkspaceError';
-  constructor(
-    readonly workspaceCode: WorkspaceErrorCode,
-    message: string,
-    options?: { path?: string; cause?: unknown },
-  ) {
-    super(ProtocolErrorCodes.WorkspaceError, message, { code: workspaceCode, path: options?.path }, options);
+  readonly code: WorkspaceErrorCode;
+  readonly path?: string;
+
+  constructor(code: WorkspaceErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.code = code;
+    if (options.path !== undefined) this.path = options.path;
+  }
+
+  /** The ProtocolError data it travels as (wire code `ProtocolErrorCodes.WorkspaceError`). */
+  get data(): ProtocolErrorData {
+    return { code: this.code, path: this.path };
+  }
+
+  /** The plain shape for logs and JSON. */
+  toJSON(): { code: WorkspaceErrorCode; message: string; path?: string } {
+    return { code: this.code, message: this.message, ...(this.path !== undefined ? { path: this.path } : {}) };
   }
 }
 

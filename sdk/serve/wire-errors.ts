@@ -1,11 +1,12 @@
 import { ResponseError } from 'vscode-jsonrpc';
 import { z } from 'zod';
 import { ProtocolErrorCodes, type ProtocolErrorData } from '../../protocol/index.js';
-import { PluginError } from '../plugin/errors.js';
+import { PluginError, WorkspaceError } from '../plugin/errors.js';
 
 /** Turns whatever a handler threw into the error response the kernel receives. */
 export function toResponseError(error: unknown, signal: AbortSignal, tool?: string): ResponseError<ProtocolErrorData> {
   if (error instanceof ResponseError) return error as ResponseError<ProtocolErrorData>;
+  if (error instanceof WorkspaceError) return new ResponseError(ProtocolErrorCodes.WorkspaceError, error.message, error.data);
   if (error instanceof PluginError) return new ResponseError(error.code, error.message, error.data);
   if (error instanceof z.ZodError) {
     return new ResponseError(ProtocolErrorCodes.InvalidParams, `invalid params: ${z.prettifyError(error)}`, { tool, detail: error.issues });

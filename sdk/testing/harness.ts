@@ -26,7 +26,7 @@ import {
   type WorkspaceOperation,
   type WorkspaceService,
 } from '../../protocol/index.js';
-import { PluginError } from '../plugin/errors.js';
+import { PluginError, WorkspaceError } from '../plugin/errors.js';
 import type { PluginDefinition } from '../plugin/types.js';
 import { bindPlugin } from '../serve/bind.js';
 import { createMemoryWorkspace } from './memory-workspace.js';
@@ -84,6 +84,7 @@ export async function createPluginTestHarness(plugin: PluginDefinition, options:
         const args = op === 'rename' ? [p.from, p.to] : op === 'exec' ? [p.command, p.options] : op === 'write' ? [p.path, p.content, p.options] : [p.path, p.options];
         return (await w[op](...args)) ?? null;
       } catch (error) {
+        if (error instanceof WorkspaceError) return new ResponseError(ProtocolErrorCodes.WorkspaceError, error.message, error.data);
         if (error instanceof PluginError) return new ResponseError(error.code, error.message, error.data);
         return new ResponseError(ProtocolErrorCodes.WorkspaceError, String((error as Error)?.message ?? error), { code: 'IO_ERROR' });
       }

@@ -44,6 +44,11 @@ describe('import boundaries', () => {
     expect(violations('protocol', (t) => !t.startsWith('protocol/'))).toEqual([]);
   });
 
+  it('keeps the gate below the adapter: helpers both use live in kernel/shared, which imports neither nor anything above them (15.14)', () => {
+    expect(violations('kernel/gate', (t) => t.startsWith('kernel/adapter/'))).toEqual([]);
+    expect(violations('kernel/shared', (t) => ['kernel/adapter/', 'kernel/gate/', 'kernel/loop/', 'kernel/assembly/', 'kernel/host/'].some((up) => t.startsWith(up)))).toEqual([]);
+  });
+
   it('finds imports at all (the check itself is not vacuous)', () => {
     expect(importedAreas('kernel/policy/pipeline.ts').some(({ target }) => target.startsWith('sdk/policy'))).toBe(true);
   });

@@ -30,7 +30,7 @@ describe('local sandbox backend', () => {
     await backend.prepare({ session: 's', backendId: 'local', workspaceDir: root }, ctx());
     await expect(backend.operations.read!({ session: 's', path: '/etc/passwd' }, ctx())).rejects.toMatchObject({
       name: 'WorkspaceError',
-      workspaceCode: 'PATH_NOT_ADMITTED',
+      code: 'PATH_NOT_ADMITTED',
       data: { code: 'PATH_NOT_ADMITTED', path: '/etc/passwd' },
     });
   });

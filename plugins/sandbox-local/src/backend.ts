@@ -6,10 +6,8 @@ import { runOperations } from '../../../sdk/sandbox/runs/run-operations.js';
 import { resolveLocalOptions } from './backend-config.js';
 import { LOCAL_WORKSPACE_ROOT, LocalWorkspace } from './local-workspace.js';
 import { openTempJournal } from './plugin-data.js';
-import { toWireError, withWireErrors } from './wire-errors.js';
 
 interface Prepared {
-  workspace: WorkspaceService;
   local: LocalWorkspace;
   /** Same key → same sandbox: a repeated prepare reuses it. */
   key: string;
@@ -35,20 +33,18 @@ export function createLocalBackend(options: { tempJournal?: TempJournal } = {}):
     if (found === undefined) throw new Error(`local backend: session "${session}" was not prepared`);
     return found;
   };
-  const of = (session: string): WorkspaceService => prepared(session).workspace;
+  const of = (session: string): WorkspaceService => prepared(session).local;
   return {
     id: 'local',
     async prepare(params, ctx) {
-      const options = await resolveLocalOptions({ ...params, settings: ctx.settings }).catch((error: unknown) => {
-        throw toWireError(error);
-      });
+      const options = await resolveLocalOptions({ ...params, settings: ctx.settings });
       const journal = tempJournal();
       journal.sweep(); // leftovers of another process on this data directory that died mid-write
       const key = JSON.stringify(options);
       const reused = sessions.get(params.session)?.key === key;
       if (!reused) {
         const local = new LocalWorkspace({ ...options, tempJournal: journal, runTable, session: params.session });
-        sessions.set(params.session, { key, local, workspace: withWireErrors(local) });
+        sessions.set(params.session, { key, local });
       }
       return { session: params.session, workdir: LOCAL_WORKSPACE_ROOT, reused };
     },

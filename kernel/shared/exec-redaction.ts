@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isPlainObject } from '../loop/plain-object.js';
+import { isPlainObject } from './plain-object.js';
 import { normalizeToolPolicyName } from '../policy/normalize.js';
 
 /** What stands in for a value that must not reach a log: its kind, size and a short hash. */
