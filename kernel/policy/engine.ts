@@ -44,16 +44,23 @@ function runShapeKey(run: EngineRun, sandboxed: boolean): string {
 /** Stands in for "no vocabulary" as a WeakMap key. */
 const OWN_VOCABULARY = Object.freeze({});
 
-type Results = WeakMap<readonly PolicyTool[], WeakMap<readonly PolicyStep[], WeakMap<object, PolicyResult<PolicyTool>>>>;
+// A result holds a surface-sized tool list (and the kernel plans one per result): at 20,000
+// tools that is megabytes, so a surface keeps the results of its most recent run shapes only.
+const RESULTS_PER_SURFACE = 32;
+
+type Results = WeakMap<readonly PolicyTool[], Map<readonly PolicyStep[], WeakMap<object, PolicyResult<PolicyTool>>>>;
 
 /** The pipeline's result, frozen, shared by every run whose (frozen) surface, steps and vocabulary are the same objects. */
 function cachedPipeline<T extends PolicyTool>(results: Results, tools: readonly T[], steps: readonly PolicyStep[], vocabulary: PolicyVocabulary | undefined): PolicyResult<T> {
   const cacheable = Object.isFrozen(tools) && (vocabulary === undefined || Object.isFrozen(vocabulary));
   if (!cacheable) return applyPolicyPipeline(tools, steps, { vocabulary });
   let bySteps = results.get(tools);
-  if (!bySteps) results.set(tools, (bySteps = new WeakMap()));
+  if (!bySteps) results.set(tools, (bySteps = new Map()));
   let byVocabulary = bySteps.get(steps);
-  if (!byVocabulary) bySteps.set(steps, (byVocabulary = new WeakMap()));
+  if (!byVocabulary) {
+    if (bySteps.size >= RESULTS_PER_SURFACE) bySteps.delete(bySteps.keys().next().value as readonly PolicyStep[]);
+    bySteps.set(steps, (byVocabulary = new WeakMap()));
+  }
   let result = byVocabulary.get(vocabulary ?? OWN_VOCABULARY) as PolicyResult<T> | undefined;
   if (!result) {
     const fresh = applyPolicyPipeline(tools, steps, { vocabulary });

@@ -42,7 +42,7 @@ export function createToolPolicyMatcher(policy?: ToolPolicyLike | null, writeAll
 // Compiled lists are shared by content (see compiled-lists.ts), so a matcher for the same
 // allow/deny pair can be shared too, and with it a memo of its decisions: every run asks
 // about the same few dozen tool names. Both levels are bounded.
-const MEMO_LIMIT = 65_536;
+const MEMO_LIMIT = 2048;
 const matcherCache = new WeakMap<CompiledGlobs, WeakMap<CompiledGlobs, [ToolNameMatcher | undefined, ToolNameMatcher | undefined]>>();
 
 function memoizedMatcher(allow: CompiledGlobs, deny: CompiledGlobs, writeAllowsApplyPatch: boolean): ToolNameMatcher {
