@@ -15,9 +15,10 @@ import { runMessageBench } from './message.bench.js';
 import { runPolicyBench } from './policy.bench.js';
 import { KERNEL_READ, runReadBench } from './read.bench.js';
 import { runSandboxBench } from './sandbox.bench.js';
+import { runSkillsBench } from './skills.bench.js';
 import { median } from './lib/measure.js';
 import { formatValue, meets, type BenchRow } from './lib/report.js';
-import { execRows, fsIntegrityRows, gateRows, mcpRows, messageRows, policyRows, readRows, sandboxRows } from './lib/suite-rows.js';
+import { execRows, fsIntegrityRows, gateRows, mcpRows, messageRows, policyRows, readRows, sandboxRows, skillsRows } from './lib/suite-rows.js';
 
 const suites: [string, () => Promise<BenchRow[]>][] = [
   ['policy', async () => policyRows(await runPolicyBench())],
@@ -30,6 +31,7 @@ const suites: [string, () => Promise<BenchRow[]>][] = [
   ['mcp', async () => mcpRows(await runMcpBench())],
   ['message', async () => messageRows((await runMessageBench()) as Parameters<typeof messageRows>[0])],
   ['sandbox', async () => sandboxRows((await runSandboxBench()) as Parameters<typeof sandboxRows>[0])],
+  ['skills', async () => skillsRows(await runSkillsBench())],
 ];
 
 const args = process.argv.slice(2);

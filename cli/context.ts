@@ -12,9 +12,14 @@ export interface OutStream {
   columns?: number;
 }
 
+/** What interactive commands read answers from (`pincer init` on a terminal). */
+export type InStream = NodeJS.ReadableStream & { isTTY?: boolean };
+
 export interface CliContext {
   stdout: OutStream;
   stderr: OutStream;
+  /** Absent in tests and embeddings that never prompt. */
+  stdin?: InStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** Colours for stdout; stderr has its own, since one may be a pipe and the other a terminal. */
@@ -37,6 +42,7 @@ export interface Command {
 export function createContext(init: {
   stdout: OutStream;
   stderr: OutStream;
+  stdin?: InStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
   kernelApi: () => Promise<KernelApi>;

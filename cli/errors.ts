@@ -20,10 +20,15 @@ export type CliErrorCode =
   | 'UNHEALTHY'
   /** The run's workspace is `/` or the home directory and `--workspace` did not name it. Exit 1. */
   | 'UNSAFE_WORKSPACE'
+  /** A file the command would create exists (`init`, `plugin new`) and `--force` was not given. Exit 1. */
+  | 'FILE_EXISTS'
+  /** `policy test` found a run whose tools differ from what the expectations file says. Exit 1. */
+  | 'EXPECTATION_FAILED'
   /** A bug in the CLI itself. Exit 70 (EX_SOFTWARE). */
   | 'INTERNAL';
 
-const EXIT_CODES: Record<CliErrorCode, number> = {
+/** The exit status each code ends the process with. */
+export const CLI_EXIT_CODES: Readonly<Record<CliErrorCode, number>> = {
   USAGE: 2,
   CONFIG: 1,
   CALL_FAILED: 1,
@@ -31,6 +36,8 @@ const EXIT_CODES: Record<CliErrorCode, number> = {
   KERNEL: 1,
   UNHEALTHY: 1,
   UNSAFE_WORKSPACE: 1,
+  FILE_EXISTS: 1,
+  EXPECTATION_FAILED: 1,
   INTERNAL: 70,
 };
 
@@ -57,7 +64,7 @@ export class CliError extends Error {
     options: CliErrorOptions = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.exitCode = EXIT_CODES[code];
+    this.exitCode = CLI_EXIT_CODES[code];
     this.data = options.data;
     this.hint = options.hint;
     this.reported = options.reported ?? false;

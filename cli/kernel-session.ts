@@ -7,13 +7,15 @@ import { discoverConfig, loadDiscoveredConfig, type ConfigSource } from './confi
 import { err, type CliContext } from './context.js';
 import { CliError, toCliError } from './errors.js';
 import { startProgress } from './format/progress.js';
-import type { Kernel, PluginStatus, RunContext, ToolSet } from './kernel.js';
-import { createStderrLogger } from './logger.js';
+import type { Kernel, PincerConfig, PluginStatus, RunContext, ToolSet } from './kernel.js';
+import { createStderrLogger, type LogRecord } from './logger.js';
 import { checkWorkspace, resolveWorkspaceFlag } from './workspace-guard.js';
 
 export interface KernelSession {
   kernel: Kernel;
   source: ConfigSource;
+  /** The config the kernel runs (as loaded, plus any bundled plugin the command asked for). */
+  config: PincerConfig;
   /** The `--workspace` directory (canonical), when the operator gave one. */
   workspace?: string;
 }
@@ -27,6 +29,10 @@ export interface OpenOptions {
   command?: string;
   /** Log level for kernel and plugin logs on stderr; `$PINCER_LOG` overrides. */
   logLevel?: 'error' | 'warn' | 'info' | 'debug';
+  /** Bundled plugins the command needs, added when the config has no entry with that id. */
+  withBundled?: readonly string[];
+  /** The command prints the run's policy warnings in its report, so the log does not repeat them. */
+  reportsPolicyWarnings?: boolean;
 }
 
 /** Runs `fn` with a started kernel and always stops it, even when `fn` throws. */
@@ -45,8 +51,14 @@ export async function openKernel(ctx: CliContext, options: OpenOptions): Promise
   const source = discoverConfig(ctx, options.configFlag);
   // Agents without a configured workspace work in `--workspace`, else where pincer runs.
   const base = workspace ?? ctx.cwd;
-  const config = await loadDiscoveredConfig(ctx, api, source, base);
-  const logger = createStderrLogger(ctx, options.logLevel ?? 'warn');
+  const loaded = await loadDiscoveredConfig(ctx, api, source, base);
+  const plugins = (loaded.plugins ?? []) as Array<{ id: string }>;
+  const missing = (options.withBundled ?? []).filter((id) => !plugins.some((p) => p.id === id));
+  const config = missing.length ? { ...loaded, plugins: [...plugins, ...missing.map((id) => api.bundledPluginConfig(id, { workspace: base }))] } : loaded;
+  const stderrLogger = createStderrLogger(ctx, options.logLevel ?? 'warn');
+  const logger = options.reportsPolicyWarnings
+    ? (record: LogRecord) => (record.source === 'policy' && record.level === 'warn' ? undefined : stderrLogger(record))
+    : stderrLogger;
   let kernel: Kernel;
   try {
     kernel = api.createKernel(config, { logger, cwd: base, configPath: 'path' in source ? resolve(ctx.cwd, source.path) : undefined });
@@ -67,7 +79,7 @@ export async function openKernel(ctx: CliContext, options: OpenOptions): Promise
     clearInterval(poll);
     progress.done();
   }
-  return { kernel, source, workspace };
+  return { kernel, source, config, workspace };
 }
 
 export function describeStart(plugins: PluginStatus[]): string {

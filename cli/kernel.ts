@@ -7,6 +7,7 @@
  * real module to `KernelApi`, so the compiler checks that the kernel satisfies this view (drift in
  * the kernel breaks the build here, not at run time), and test fakes need implement only it.
  */
+import type { SandboxAdmin } from '../kernel/index.js';
 
 export interface ConfigIssue {
   path: string;
@@ -43,7 +44,8 @@ export interface ToolDefinition {
 }
 
 export type { PolicyRemoval, RunToolExplanation as ToolExplanation } from '../kernel/index.js';
-import type { CallResult, CallsBlocked, PolicyRemoval, RunToolExplanation } from '../kernel/index.js';
+import type { CallResult, CallsBlocked, PolicyRemoval, RunSkills, RunToolExplanation } from '../kernel/index.js';
+export type { RunSkill, RunSkills, SkillExclusion } from '../kernel/index.js';
 
 export interface ToolSet {
   readonly tools: readonly ToolDefinition[];
@@ -59,6 +61,15 @@ export interface ToolSet {
   readonly workspace?: string;
   /** Set while a missing or failed required plugin blocks every call of the run. */
   readonly blocked?: CallsBlocked;
+  /** The run's skills (absent in fakes without skills). */
+  readonly skills?: RunSkills;
+}
+
+/** `kernel.skills`, as `pincer skills` and `pincer serve` use it. */
+export interface KernelSkillsView {
+  refresh(run?: RunContext): Promise<void>;
+  forRun(run?: RunContext): RunSkills;
+  onChange(listener: () => void): () => void;
 }
 
 export type PluginState = 'lazy' | 'starting' | 'ready' | 'restarting' | 'stopping' | 'failed' | 'stopped';
@@ -73,6 +84,8 @@ export interface PluginStatus {
   /** The host's name for `version`; the CLI reads either. */
   pluginVersion?: string;
   protocolVersion?: string | number;
+  /** Spawn to handshake answer of the last successful start (ms). */
+  startMs?: number;
   restarts: number;
   lastError?: PluginLastError;
   tools: number;
@@ -86,14 +99,21 @@ export interface Kernel {
   stop(): Promise<void>;
   assembleTools(run: RunContext): ToolSet;
   plugins(): PluginStatus[];
+  /** A sandbox backend's operator method, answered by the plugin that serves the backend. */
+  sandboxAdmin: SandboxAdmin;
   on(event: 'toolsChanged', listener: () => void): () => void;
+  readonly skills?: KernelSkillsView;
 }
 
 /** The kernel's public functions the CLI uses. */
 export interface KernelApi {
   loadConfig(path: string | undefined, opts: { cwd: string }): Promise<PincerConfig>;
   defaultConfig(opts: { cwd: string }): PincerConfig;
+  /** The entry of a plugin this package ships but does not enable by default. */
+  bundledPluginConfig(id: string, opts: { workspace: string }): { id: string; module?: string };
   checkConfig(raw: unknown): { ok: boolean; issues: ConfigIssue[] };
+  /** Policy entries of a loaded config that match nothing, judged with the tools its plugins' manifests declare. */
+  policyWarnings(config: PincerConfig): ConfigIssue[];
   createKernel(config: PincerConfig, opts?: { logger?: (record: LogRecordLike) => void; cwd?: string; configPath?: string }): Kernel;
 }
 
@@ -112,7 +132,12 @@ export async function loadKernelApi(): Promise<KernelApi> {
   const api: KernelApi = {
     loadConfig: (path, opts) => kernel.loadConfig(path, opts) as Promise<PincerConfig>,
     defaultConfig: (opts) => kernel.defaultConfig(opts) as PincerConfig,
+    bundledPluginConfig: (id, opts) => kernel.bundledPluginConfig(id, opts),
     checkConfig: (raw) => kernel.checkConfig(raw),
+    policyWarnings: (config) => {
+      const typed = config as Parameters<typeof kernel.lintPolicyConfig>[0];
+      return kernel.lintPolicyConfig(typed, { pluginTools: kernel.pluginToolsFromManifests(typed) });
+    },
     createKernel: (config, opts) => kernel.createKernel(config as Parameters<typeof kernel.createKernel>[0], opts),
   };
   return api;

@@ -10,6 +10,8 @@
  */
 export { createKernel } from './kernel.js';
 export type { Kernel, KernelOptions } from './kernel.js';
+export type { SandboxAdmin, SandboxAdminRequest } from './workspace/sandbox-admin.js';
+export type { SandboxAdminOperation, SandboxAdminResult, SandboxListing, SandboxCheckStep } from '../protocol/index.js';
 export type { ToolSet, ToolDescriptor, ExecuteOptions } from './assembly/tool-set.js';
 export type { ToolsChangedEvent } from './assembly/tools-changed.js';
 export type { RunToolExplanation, UnavailableToolExplanation, CallsBlocked } from './assembly/run-explain.js';
@@ -17,13 +19,19 @@ export { KernelUsageError } from './assembly/usage-error.js';
 export type { KernelUsageErrorCode } from './assembly/usage-error.js';
 export { RunContextError } from './assembly/errors.js';
 
+// Skills
+export { SkillCommandError } from './skills/errors.js';
+export type { SkillCommandErrorCode } from './skills/errors.js';
+export type { KernelSkills, ToolSetSkills } from './skills/service.js';
+export type { RunSkills, RunSkill, SkillExclusion, SkillCollision, SourceStatus } from './skills/types.js';
+
 // Call results
 export { KERNEL_CALL_CODES } from './adapter/index.js';
 export type { CallResult, OkCallResult, FailedCallResult, CallOutcome, CallCode, CallError, PluginAvailability } from './adapter/index.js';
 
 // Config
 export { loadConfig, discoverConfigPath, DEFAULT_CONFIG_FILE } from './config/load.js';
-export { defaultConfig, BUNDLED_PLUGINS } from './config/defaults.js';
+export { defaultConfig, bundledPluginConfig, BUNDLED_PLUGINS } from './config/defaults.js';
 export { checkConfig, parseConfig, loadConfigFile } from './config/validate.js';
 export { lintPolicyConfig, pluginToolsFromManifests } from './config/lint.js';
 export type { PolicyLintOptions } from './config/lint.js';

@@ -22,6 +22,8 @@ import { ToolListTracker, type ToolsChangedEvent } from './assembly/tools-change
 import { KernelUsageError } from './assembly/usage-error.js';
 import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
 import { WorkspaceRouter } from './workspace/router.js';
+import { createSandboxAdmin, type SandboxAdmin } from './workspace/sandbox-admin.js';
+import { createSkillsService, type KernelSkills } from './skills/service.js';
 import { FamilyTools, isFamilyTool } from './families/family-tools.js';
 
 export interface KernelOptions {
@@ -43,12 +45,20 @@ export interface Kernel {
   /** A run's tools. Throws `KernelUsageError` before `start()` resolved and after `stop()`. */
   assembleTools(run?: RunContext): ToolSet;
   plugins(): PluginStatus[];
+  /**
+   * An operator method of a sandbox backend (`list`, `recreate`, `prune`, `check`, `imageBuild`),
+   * sent to the plugin that serves it. Fails with CAPABILITY_NOT_SUPPORTED when that plugin
+   * does not declare the method.
+   */
+  sandboxAdmin: SandboxAdmin;
   /** Fired when a plugin's contributed tools change (never for a no-op, never while stopping). */
   on(event: 'toolsChanged', listener: (change: ToolsChangedEvent) => void): () => void;
   /** Typed `tool.*` events; never raw params or output. */
   readonly diagnostics: DiagnosticsEmitter;
   /** The plugin host, for hosts that need lower-level control. */
   readonly host: PluginHost;
+  /** Skill sources: `refresh()` after start and before a run; a run's skills are `toolSet.skills`. */
+  readonly skills: KernelSkills;
 }
 
 type Lifecycle = 'new' | 'starting' | 'started' | 'stopping' | 'stopped';
@@ -73,11 +83,13 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const cwd = options.cwd ?? process.cwd();
   // No plugin may start from where an agent can write (its workspace, a sandbox mount).
   const host = createPluginHost({ plugins: config.plugins ?? [], logger: log, workspaceRoots: workspaceRootsOf(config, cwd), sharesSurface: sharesSurfaceOf(config) });
-  const router = new WorkspaceRouter(host);
+  const sandboxAdmin = createSandboxAdmin(host, config, cwd);
   const surfaces = new SurfaceCache(host, (config.plugins ?? []).map((plugin) => plugin.id));
   const families = new FamilyTools(host, config);
   const plans = new ToolPlans();
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath });
+  const skills = createSkillsService({ host, config, resolveRun, cwd, configPath: options.configPath, log });
+  const router = new WorkspaceRouter(host, (placement) => skills.prepareConfig(placement));
   // Policy warnings have their own source, so a door that shows a ToolSet's warnings can leave these log lines out.
   const policy = createPolicyEngine(config, { warn: (message) => log({ level: 'warn', source: 'policy', message }) });
   const diagnostics = createDiagnosticsEmitter((error) => logger.warn(`diagnostics listener failed: ${String(error)}`));
@@ -155,6 +167,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
       assertUsable,
       diagnostics,
       logger,
+      skills: (execute) => skills.forToolSet(run, execute),
       createGate: () => {
         const hooks = collectHooks(host, run.enabledPlugins, isKnownTool);
         // The required-plugins check costs a policy step per call; only agents that have one pay it.
@@ -200,8 +213,14 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
       runs.clear();
       lifecycle = 'stopped';
     },
+    skills: skills.api,
     assembleTools,
     plugins: () => host.status(),
+    sandboxAdmin: (op, request) => {
+      assertUsable();
+      if (lifecycle !== 'started') throw new KernelUsageError('KERNEL_NOT_STARTED', 'sandboxAdmin() before start() resolved; await kernel.start() first');
+      return sandboxAdmin(op, request);
+    },
     on: (_event, listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -17,12 +17,14 @@ import type { PluginDefinition } from '../sdk/plugin-api.js';
 import { fsPlugin } from './fs/src/plugin.js';
 import { createShellPlugin } from './shell/src/plugin.js';
 import { createSandboxLocalPlugin } from './sandbox-local/src/plugin.js';
+import { createSkillsPlugin } from './skills/src/plugin.js';
 
 /** Plugin folder (under plugins/) → its definition. */
 export const BUNDLED_PLUGINS: Record<string, PluginDefinition> = {
   fs: fsPlugin,
   shell: createShellPlugin(),
   'sandbox-local': createSandboxLocalPlugin(),
+  skills: createSkillsPlugin(),
 };
 
 export function buildManifest(plugin: PluginDefinition): Record<string, unknown> {

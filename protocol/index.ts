@@ -137,6 +137,8 @@ export {
   SandboxStat,
   SandboxWrite,
 } from './v1/sandbox.js';
+export { SANDBOX_ADMIN_METHODS, SandboxAdminAgent, SandboxCheckStep, SandboxListing, RecreateTargetSchema, adminCapability } from './v1/sandbox-admin.js';
+export type { SandboxAdminOperation, SandboxAdminParams, SandboxAdminResult } from './v1/sandbox-admin.js';
 
 export {
   ChannelAction, ChannelActionParams, ChannelActionResult, ChannelActions, ChannelContribution, ChannelId, ChannelOutcome, MessageSource,
@@ -144,7 +146,20 @@ export {
 export { NODE_ERROR_CODES, NodeCommandName, NodeContribution, NodeInvoke, NodeInvokeParams, NodeInvokeResult } from './v1/nodes.js';
 export type { NodeErrorCode } from './v1/nodes.js';
 
-export { SkillEntry, SkillSourceContribution, SkillsList, SkillsListChanged, SkillsListResult } from './v1/skills.js';
+export {
+  SkillEntry,
+  SkillFinding,
+  SkillInstallSpec,
+  SkillManifest,
+  SkillSkip,
+  SkillSourceContribution,
+  SkillsList,
+  SkillsListChanged,
+  SkillsListChangedParams,
+  SkillsListParams,
+  SkillsListResult,
+  SkillsLoadOptions,
+} from './v1/skills.js';
 
 export { CancelRequest, Log, LogLevel, LogParams, Ping, ProgressNotification, Shutdown } from './v1/lifecycle.js';
 

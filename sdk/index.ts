@@ -12,7 +12,7 @@ export {
 export type {
   ChannelDefinition, ChannelRequest, NodeCommandHandler, NodeDefinition,
   PluginManifestFile, BindOptions, PluginRuntime, HandlerContext, HookDefinition, PluginDefinition, PluginHooks, PluginLogger,
-  SandboxBackendDefinition, SandboxOperations, SkillSourceDefinition, ToolContext, ToolDefinition, ToolReturn,
+  SandboxAdminHandlers, SandboxBackendDefinition, SandboxOperations, SkillSourceChange, SkillSourceDefinition, ToolContext, ToolDefinition, ToolReturn,
 } from './plugin-api.js';
 
 export {

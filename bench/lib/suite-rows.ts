@@ -47,6 +47,7 @@ export function mcpRows(report: { medians: Ratios; ratiosToDirect: Ratios }): Be
 
 export const execRows = (report: { ratiosToBareSpawn: Ratios }): BenchRow[] => rowsOfRatios('exec', report.ratiosToBareSpawn, 'vs a bare spawn of sh -c true');
 export const fsIntegrityRows = (report: { ratios: Ratios }): BenchRow[] => rowsOfRatios('fs-integrity', report.ratios, '');
+export const skillsRows = (report: { ratios: Ratios }): BenchRow[] => rowsOfRatios('skills', report.ratios, '');
 
 export function messageRows(report: { directAppendUs: number; kernelSendUs: number; ratio: number }): BenchRow[] {
   return [{ suite: 'message', measure: 'message send through the kernel vs a direct durable append', value: report.ratio, figure: `${report.kernelSendUs} vs ${report.directAppendUs} µs` }];

@@ -2,14 +2,19 @@
 import type { Command } from '../context.js';
 import { callCommand } from './call.js';
 import { configCommand } from './config.js';
+import { doctorCommand } from './doctor.js';
 import { explainCommand } from './explain.js';
+import { initCommand } from './init.js';
 import { outboxCommand } from './outbox.js';
+import { pluginCommand } from './plugin.js';
 import { pluginsCommand } from './plugins.js';
+import { policyCommand } from './policy.js';
 import { sandboxCommand } from './sandbox.js';
 import { serveCommand } from './serve.js';
+import { skillsCommand } from './skills.js';
 import { toolsCommand } from './tools.js';
 
-export const COMMANDS: readonly Command[] = [toolsCommand, explainCommand, callCommand, pluginsCommand, configCommand, sandboxCommand, serveCommand, outboxCommand];
+export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, pluginCommand, configCommand, policyCommand, doctorCommand, sandboxCommand, skillsCommand, serveCommand, outboxCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

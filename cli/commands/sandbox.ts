@@ -1,15 +1,19 @@
-/** `pincer sandbox list | recreate | prune | check | image build`: the operator's view of sandbox containers. */
+/**
+ * `pincer sandbox list | recreate | prune | check | image build`: the operator's view of sandboxes.
+ * Each subcommand is a backend's operator method (`sandbox/admin/*`), answered through the kernel
+ * by the plugin that serves the backend; the CLI imports no plugin.
+ */
 import { COMMON_OPTIONS, expectPositionals, parseFlags, type Parsed } from '../args.js';
-import { describeSource, discoverConfig, loadDiscoveredConfig } from '../config-source.js';
+import { describeSource } from '../config-source.js';
 import { out, outJson, type CliContext, type Command } from '../context.js';
 import { CliError, usageError } from '../errors.js';
 import { formatCheck, formatSandboxList } from '../format/sandbox.js';
-import type { PincerConfig } from '../kernel.js';
+import { withKernel, type KernelSession } from '../kernel-session.js';
+import { adminCall } from '../sandbox/admin-call.js';
 import { runSandboxCheck } from '../sandbox/check.js';
-import { connectDocker, dockerTarget, listDockerSandboxes, pruneDockerSandboxes, recreateDockerSandboxes, type DockerTarget, type RecreateTarget } from '../sandbox/docker-lifecycle.js';
 import { buildImageCommand } from '../sandbox/image.js';
 import { toSandboxRows } from '../sandbox/rows.js';
-import { agentIds, dockerConfig } from '../sandbox/settings.js';
+import { agentIds, agentSandbox } from '../sandbox/settings.js';
 import { SANDBOX_HELP } from '../sandbox/help.js';
 
 const OPTIONS = {
@@ -23,6 +27,7 @@ const OPTIONS = {
   file: { type: 'string', short: 'f' },
 } as const;
 type Values = Parsed<typeof OPTIONS>['values'];
+type RecreateTarget = { session: string } | { agent: string } | { all: true };
 
 /** Flags each subcommand accepts beyond --config/--json/--help; anything else is a usage error. */
 const ALLOWED: Record<string, readonly (keyof Values)[]> = {
@@ -33,6 +38,9 @@ const ALLOWED: Record<string, readonly (keyof Values)[]> = {
   image: ['tag', 'file'],
 };
 const FLAGS = ['session', 'agent', 'all', 'idle-hours', 'max-age-days', 'tag', 'file'] as const;
+
+/** list, recreate and prune act on the docker backend's containers (the one backend that keeps sandboxes on an engine). */
+const LIFECYCLE_BACKEND = 'docker';
 
 export const sandboxCommand: Command = {
   name: 'sandbox',
@@ -49,25 +57,28 @@ export const sandboxCommand: Command = {
     for (const flag of FLAGS) {
       if (values[flag] !== undefined && !ALLOWED[sub].includes(flag)) throw usageError(`flag '--${flag}' does not apply to 'pincer sandbox ${sub}'`, 'sandbox');
     }
-    if (sub === 'image') return buildImageCommand(ctx, { tag: values.tag, file: values.file, json: values.json });
+    if (sub === 'image') return buildImageCommand(ctx, { config: values.config, tag: values.tag, file: values.file, json: values.json });
+    const what = sub === 'recreate' ? recreateTarget(values) : undefined;
+    const rule = sub === 'prune' ? pruneRule(values) : undefined;
 
-    const api = await ctx.kernelApi();
-    const source = discoverConfig(ctx, values.config);
-    const config = await loadDiscoveredConfig(ctx, api, source);
-    if (sub === 'check') return check(ctx, config, values);
-    const target = dockerTarget(config, ctx.cwd, ctx.env);
-    switch (sub) {
-      case 'list': {
-        const rows = toSandboxRows(config, await listDockerSandboxes(await connectDocker(), target), ctx.cwd);
-        if (values.json) outJson(ctx, { config: describeSource(source), sandboxes: rows });
-        else out(ctx, formatSandboxList(ctx, rows));
-        return 0;
+    return withKernel(ctx, { configFlag: values.config, command: 'sandbox' }, async (session) => {
+      const { kernel, source } = session;
+      switch (sub) {
+        case 'check':
+          return check(ctx, session, values);
+        case 'list': {
+          const { sandboxes } = await adminCall(kernel, 'list', { backend: LIFECYCLE_BACKEND });
+          const rows = toSandboxRows(sandboxes);
+          if (values.json) outJson(ctx, { config: describeSource(source), sandboxes: rows });
+          else out(ctx, formatSandboxList(ctx, rows));
+          return 0;
+        }
+        case 'recreate':
+          return recreate(ctx, session, what!, values.json);
+        default:
+          return prune(ctx, session, rule!, values.json);
       }
-      case 'recreate':
-        return recreate(ctx, target, recreateTarget(values), values.json);
-      default:
-        return prune(ctx, config, target, values);
-    }
+    });
   },
 };
 
@@ -79,8 +90,8 @@ function recreateTarget(values: Values): RecreateTarget {
   return { all: true };
 }
 
-async function recreate(ctx: CliContext, target: DockerTarget, what: RecreateTarget, json?: boolean): Promise<number> {
-  const removed = await recreateDockerSandboxes(await connectDocker(), target, what);
+async function recreate(ctx: CliContext, { kernel }: KernelSession, what: RecreateTarget, json?: boolean): Promise<number> {
+  const { removed } = await adminCall(kernel, 'recreate', { backend: LIFECYCLE_BACKEND, target: what });
   const selector = 'session' in what ? `--session ${what.session}` : 'agent' in what ? `--agent ${what.agent}` : '--all';
   if (json) outJson(ctx, { target: what, removed });
   else if (removed.length === 0) out(ctx, `No sandbox container matched ${selector}; nothing removed.`);
@@ -88,31 +99,37 @@ async function recreate(ctx: CliContext, target: DockerTarget, what: RecreateTar
   return 0;
 }
 
-/** A non-negative number of hours or days; 0 disables that rule, as in the config. */
-function amount(flag: string, text: string | undefined, fallback: number): number {
-  if (text === undefined) return fallback;
+/** A non-negative number of hours or days; 0 disables that rule, as in the config. Unset: the backend's configured default. */
+function amount(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
   const n = Number(text);
   if (text.trim() === '' || !Number.isFinite(n) || n < 0) throw usageError(`flag '--${flag}' needs a non-negative number, got '${text}'`, 'sandbox');
   return n;
 }
 
-async function prune(ctx: CliContext, config: PincerConfig, target: DockerTarget, values: Values): Promise<number> {
-  const defaults = dockerConfig(config).prune;
-  const rule = { idleHours: amount('idle-hours', values['idle-hours'], defaults.idleHours), maxAgeDays: amount('max-age-days', values['max-age-days'], defaults.maxAgeDays) };
+function pruneRule(values: Values): { idleHours?: number; maxAgeDays?: number } {
+  const idleHours = amount('idle-hours', values['idle-hours']);
+  const maxAgeDays = amount('max-age-days', values['max-age-days']);
+  return { ...(idleHours !== undefined ? { idleHours } : {}), ...(maxAgeDays !== undefined ? { maxAgeDays } : {}) };
+}
+
+async function prune(ctx: CliContext, { kernel }: KernelSession, given: { idleHours?: number; maxAgeDays?: number }, json?: boolean): Promise<number> {
+  const { rule, removed } = await adminCall(kernel, 'prune', { backend: LIFECYCLE_BACKEND, ...given });
   const parts = [rule.idleHours > 0 ? `idle > ${rule.idleHours}h` : '', rule.maxAgeDays > 0 ? `older than ${rule.maxAgeDays}d` : ''].filter(Boolean);
-  const removed = parts.length ? await pruneDockerSandboxes(await connectDocker(), target, rule) : [];
-  if (values.json) outJson(ctx, { rule, removed });
+  if (json) outJson(ctx, { rule, removed });
   else if (!parts.length) out(ctx, 'Both prune rules are disabled (0); nothing to do.');
   else if (removed.length === 0) out(ctx, `Nothing to prune (${parts.join(' or ')}).`);
   else out(ctx, `Pruned ${plural(removed.length)} (${parts.join(' or ')}): ${removed.join(', ')}`);
   return 0;
 }
 
-async function check(ctx: CliContext, config: PincerConfig, values: Values): Promise<number> {
+async function check(ctx: CliContext, { kernel, config }: KernelSession, values: Values): Promise<number> {
   if (values.agent !== undefined && !agentIds(config).includes(values.agent)) {
     throw usageError(`unknown agent '${values.agent}' (configured: ${agentIds(config).join(', ')})`, 'sandbox');
   }
-  const outcome = await runSandboxCheck(config, values.agent, ctx.cwd);
+  const outcome = values.agent !== undefined && (agentSandbox(config, values.agent).mode ?? 'off') === 'off'
+    ? { skipped: `sandbox mode is off for agent "${values.agent}"`, backends: [] }
+    : await runSandboxCheck(kernel, config, values.agent, ctx.cwd);
   const ok = outcome.backends.every((b) => b.ok);
   if (values.json) outJson(ctx, { ok, ...outcome });
   else out(ctx, outcome.skipped ? ctx.colors.dim(`Nothing to check: ${outcome.skipped}.`) : formatCheck(ctx, outcome.backends));

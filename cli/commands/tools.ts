@@ -26,7 +26,7 @@ Examples:
     const { values, positionals } = parseFlags('tools', argv, RUN_OPTIONS);
     expectPositionals('tools', positionals, 0, 0, 'no arguments');
     const run = runContextFrom(values);
-    return withKernel(ctx, runOpenOptions('tools', values), async (session) => {
+    return withKernel(ctx, { ...runOpenOptions('tools', values), reportsPolicyWarnings: true }, async (session) => {
       const toolSet = assembleRun(ctx, session, run);
       // A plugin that cannot start contributes nothing: say which and why, not just "0 tools".
       const problems = unhealthyPlugins(session.kernel.plugins());

@@ -51,7 +51,7 @@ export function formatExplanation(explanation: ToolExplanation, toolSet: ToolSet
     const guesses = suggestNames(explanation.tool, known);
     const would = explanation.wouldBeRemovedBy;
     const policyLine = would
-      ? `Enabling a plugin that provides it would not be enough: the ${c.bold(would.layer)} layer (${would.label}) would remove it by its ${would.ruleKind === 'deny' ? 'deny list' : 'allow list'}${would.configKey ? `; see ${would.configKey}` : ''}.`
+      ? `Enabling a plugin that provides it would not be enough: the ${c.bold(would.layer)} layer (${would.label}) would remove it by its ${would.ruleKind === 'deny' ? 'deny list' : 'allow list'}${would.alsoAllowKey ? `; add it to ${would.alsoAllowKey} too` : would.configKey ? `; see ${would.configKey}` : ''}.`
       : `The policy of this run would allow it: enable a plugin that provides it.`;
     return [
       `${name} is ${c.yellow('unknown')}: no enabled plugin contributes a tool by that name${explanation.coreTool ? ' (it is a core tool id)' : ''}.`,
@@ -89,6 +89,10 @@ export function remedy(r: PolicyRemoval): string {
   if (r.ruleKind === 'deny') {
     const entries = r.matchedRules.map((e) => `"${e}"`).join(', ');
     return `remove ${entries || 'the matching entry'} from ${key} (deny wins over any allow).`;
+  }
+  if (r.alsoAllowKey) {
+    // A profile is a fixed list named by a string: it cannot be edited, only extended.
+    return `add "${r.tool}" (or its plugin's id, for all of that plugin's tools) to ${r.alsoAllowKey}; ${r.configKey ?? 'the profile'} names a fixed list, which alsoAllow extends.`;
   }
   return `add "${r.tool}" (or a group containing it) to ${key}.`;
 }

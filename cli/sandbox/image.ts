@@ -1,25 +1,19 @@
 /**
- * `pincer sandbox image build [--tag T] [--file F]`: builds the sandbox image through the engine
- * API, with the engine's build output on stderr as it arrives, so stdout stays the result.
+ * `pincer sandbox image build [--tag T] [--file F]`: the docker backend's plugin builds its image
+ * through the engine API (`sandbox/admin/imageBuild`); its build output arrives as the plugin's log
+ * lines on stderr, so stdout stays the result.
  */
 import { resolve } from 'node:path';
-import { DEFAULT_SANDBOX_IMAGE } from '../../sdk/sandbox/constants.js';
-import { buildSandboxImage, shippedDockerfile } from '../../plugins/sandbox-docker/src/index.js';
-import { err, out, outJson, type CliContext } from '../context.js';
-import { connectDocker } from './docker-lifecycle.js';
-import { engineError } from './engine.js';
+import { out, outJson, type CliContext } from '../context.js';
+import { withKernel } from '../kernel-session.js';
+import { adminCall } from './admin-call.js';
 
-export async function buildImageCommand(ctx: CliContext, options: { tag?: string; file?: string; json?: boolean }): Promise<number> {
-  const tag = options.tag ?? DEFAULT_SANDBOX_IMAGE;
-  const dockerfile = options.file ? resolve(ctx.cwd, options.file) : shippedDockerfile();
-  const engine = await connectDocker();
-  if (!options.json) err(ctx, ctx.errColors.dim(`Building ${tag} from ${dockerfile} on ${engine.endpoint}`));
-  const result = await buildSandboxImage(engine.docker, {
-    tag,
-    dockerfile,
-    onProgress: (line) => err(ctx, ctx.errColors.dim(line)),
-  }).catch((error: unknown) => { throw engineError(error, engine.endpoint); });
-  if (options.json) outJson(ctx, { ok: true, tag: result.tag, imageId: result.imageId ?? null, dockerfile });
-  else out(ctx, `${ctx.colors.green('✓')} Built ${result.tag}${result.imageId ? ` (${result.imageId.slice(0, 19)})` : ''}; set sandbox.docker.image to it if it is not the default (${DEFAULT_SANDBOX_IMAGE}).`);
-  return 0;
+export async function buildImageCommand(ctx: CliContext, options: { config?: string; tag?: string; file?: string; json?: boolean }): Promise<number> {
+  const dockerfile = options.file ? resolve(ctx.cwd, options.file) : undefined;
+  return withKernel(ctx, { configFlag: options.config, command: 'sandbox', logLevel: options.json ? 'warn' : 'info', withBundled: ['sandbox-docker'] }, async ({ kernel }) => {
+    const result = await adminCall(kernel, 'imageBuild', { backend: 'docker', ...(options.tag ? { tag: options.tag } : {}), ...(dockerfile ? { dockerfile } : {}) });
+    if (options.json) outJson(ctx, { ok: true, tag: result.tag, imageId: result.imageId ?? null, dockerfile: result.dockerfile });
+    else out(ctx, `${ctx.colors.green('✓')} Built ${result.tag}${result.imageId ? ` (${result.imageId.slice(0, 19)})` : ''}; set sandbox.docker.image to it if it is not the default.`);
+    return 0;
+  });
 }

@@ -11,6 +11,7 @@ import { describeRun } from '../format/tools-report.js';
 import type { CliLogger } from '../logger.js';
 import { CallToolRequestChecked, type CheckedCallParams } from './call-request.js';
 import { errorResult, toMcpResult, toMcpTool } from './mcp-result.js';
+import { registerSkillPrompts } from './skill-prompts.js';
 import type { ToolBridge } from './tool-bridge.js';
 
 export interface McpServerOptions {
@@ -22,8 +23,8 @@ export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): 
   const server = new Server(
     { name: 'pincer', version: options.version },
     {
-      capabilities: { tools: { listChanged: true } },
-      instructions: `Tools of ${describeRun(bridge.run, bridge.toolSet)}, governed by Pincer policy. A call may be blocked by policy or hooks; the error text says why.`,
+      capabilities: { tools: { listChanged: true }, ...(bridge.kernel.skills ? { prompts: { listChanged: true } } : {}) },
+      instructions: `Tools of ${describeRun(bridge.run, bridge.toolSet)}, governed by Pincer policy. A call may be blocked by policy or hooks; the error text says why.${bridge.toolSet.skills?.prompt ?? ''}`,
     },
   );
 
@@ -54,9 +55,11 @@ export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): 
     if (!server.transport) return;
     server.sendToolListChanged().catch((cause: Error) => options.logger.warn(`list_changed not sent: ${cause.message}`));
   });
+  const unsubscribeSkills = registerSkillPrompts(server, bridge.kernel, () => bridge.run, options.logger);
   // The server owns its bridge: a closed client session leaves no kernel subscription behind.
   server.onclose = () => {
     unsubscribe();
+    unsubscribeSkills();
     bridge.close();
   };
   return server;

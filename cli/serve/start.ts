@@ -41,6 +41,8 @@ export async function startServe(ctx: CliContext, options: ServeOptions): Promis
   const session = await openKernel(ctx, { ...options.open, logLevel: 'warn' });
   let closeTransport: () => Promise<void>;
   try {
+    // Skills first: a client's server carries the run's skill index from its first message.
+    await session.kernel.skills?.refresh(options.run).catch((cause: Error) => logger.warn(`skills: ${cause.message}`));
     closeTransport = await expose(ctx, session, options, logger);
   } catch (cause) {
     await session.kernel.stop().catch(() => undefined);

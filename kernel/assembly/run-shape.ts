@@ -4,7 +4,7 @@
  * and senders match config keys trimmed and case-insensitively.
  */
 import { resolve } from 'node:path';
-import type { AgentConfig, PincerConfig, SandboxMode } from '../config/schema.js';
+import type { AgentConfig, PincerConfig, SandboxConfig, SandboxMode } from '../config/schema.js';
 import { resolveAgentSandbox } from '../config/sandbox-merge.js';
 import { findById, isSessionSandboxed, resolveModelRef, resolveRunSessionKey } from '../policy/index.js';
 import type { RunContext } from '../policy/index.js';
@@ -32,8 +32,23 @@ export function defaultAgentId(config: PincerConfig): string {
   return (list.find((agent) => agent.default) ?? list[0])?.id ?? 'main';
 }
 
-function workspaceOf(config: PincerConfig, agent: AgentConfig | undefined, cwd: string): string {
+export function workspaceOf(config: PincerConfig, agent: AgentConfig | undefined, cwd: string): string {
   return resolve(cwd, agent?.workspace ?? config.agents?.defaults?.workspace ?? '.');
+}
+
+/**
+ * What a backend receives as `config` at `sandbox/prepare` (and in its operator methods):
+ * `{ agentId, sessionKey?, sandbox: {...} }`, plus the ssh backend's connection overrides as `ssh`.
+ */
+export function backendLayerOf(agentId: string, sessionKey: string | undefined, sandbox: SandboxConfig): Record<string, unknown> {
+  // Unset access is left to the backend, whose default (as the reference's) is `none`.
+  const access = sandbox.workspaceAccess;
+  return {
+    agentId,
+    ...(sessionKey !== undefined ? { sessionKey } : {}),
+    sandbox: { scope: sandbox.scope, ...(access ? { workspaceAccess: access } : {}), ...(sandbox.docker ? { docker: sandbox.docker } : {}) },
+    ...(sandbox.ssh ? { ssh: sandbox.ssh } : {}),
+  };
 }
 
 export interface RunResolverOptions {
@@ -77,12 +92,8 @@ export function createRunResolver(config: PincerConfig, options: RunResolverOpti
     const backend = sandboxed ? (sandbox.backend ?? 'docker') : 'local';
     const enabledPlugins = agent?.plugins ?? config.agents?.defaults?.plugins;
     const workspaceDir = workspaceOf(config, agent, cwd);
-    // Unset access is left to the backend, whose default (as the reference's) is `none`.
     const access = sandbox.workspaceAccess;
-    // Backends read `{ agentId, sessionKey, sandbox: {...} }`; the ssh backend takes its connection overrides as `ssh`.
-    const backendConfig = sandboxed
-      ? { agentId, sessionKey, sandbox: { scope: sandbox.scope, ...(access ? { workspaceAccess: access } : {}), ...(sandbox.docker ? { docker: sandbox.docker } : {}) }, ...(sandbox.ssh ? { ssh: sandbox.ssh } : {}) }
-      : undefined;
+    const backendConfig = sandboxed ? backendLayerOf(agentId, sessionKey, sandbox) : undefined;
     return Object.freeze({
       agentId,
       sessionKey,

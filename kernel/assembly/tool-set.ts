@@ -14,6 +14,7 @@ import { normalizeToolPolicyName } from '../../sdk/policy/index.js';
 import type { PolicyRemoval } from '../policy/index.js';
 import type { CallsBlocked, RunToolExplanation } from './run-explain.js';
 import type { ResolvedRun } from './run-shape.js';
+import type { ToolSetSkills } from '../skills/service.js';
 import { KernelUsageError } from './usage-error.js';
 
 /** What the model sees of one tool. */
@@ -49,6 +50,8 @@ export interface ToolSet {
   readonly blocked: CallsBlocked | undefined;
   /** The host directory this run's tools work in (served by its sandbox backend). */
   readonly workspace?: string;
+  /** The run's skills: the prompt index, the structured list, and skill commands (through this run's gate). */
+  readonly skills: ToolSetSkills;
 }
 
 export interface ToolSetParts {
@@ -68,6 +71,8 @@ export interface ToolSetParts {
   assertUsable: () => void;
   diagnostics?: DiagnosticsEmitter;
   logger?: CallPathLogger;
+  /** Built on first read of `toolSet.skills` (an in-memory snapshot), given this set's `execute`. */
+  skills: (execute: ToolSet['execute']) => ToolSetSkills;
 }
 
 let callCounter = 0;
@@ -105,7 +110,11 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
     return result;
   }
 
+  let skills: ToolSetSkills | undefined;
   const toolSet: ToolSet = {
+    get skills(): ToolSetSkills {
+      return (skills ??= parts.skills((name, params, options) => toolSet.execute(name, params, options)));
+    },
     get tools() {
       return (descriptors ??= parts.descriptors());
     },

@@ -1,6 +1,6 @@
 /**
  * The embedded default: what every CLI command and `pincer serve` use with no config file.
- * The bundled tool families (fs, shell) on the local backend, the `coding` profile, and the
+ * The bundled tool families (fs, shell) on the local backend, the skills sources, the `coding` profile, and the
  * current directory as the workspace.
  */
 import { existsSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { PincerConfig } from './schema.js';
 
 /** Bundled plugins, run from the package's compiled `dist/plugins/<id>/src/main.js`. */
-export const BUNDLED_PLUGINS = ['fs', 'shell', 'sandbox-local'] as const;
+export const BUNDLED_PLUGINS = ['fs', 'shell', 'sandbox-local', 'skills'] as const;
 
 /**
  * The package root (the folder with package.json), found by walking up: this module runs
@@ -48,6 +48,27 @@ export function bundledPluginConfigs(options: { workspace?: string } = {}): NonN
     const manifest = bundledManifest(root, id);
     return { id, module: bundledModule(root, id), ...(manifest ? { manifest, lazy: true } : {}), ...(dev ? { allowInsideWorkspace: true } : {}) };
   });
+}
+
+/** Where the engine client looks for a non-default engine. */
+const INHERITED_BY: Readonly<Record<string, readonly string[]>> = { 'sandbox-docker': ['DOCKER_HOST', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY'] };
+
+/**
+ * The entry for a plugin shipped in this package but not enabled by default (e.g.
+ * `sandbox-docker`), for commands that need it when the config has none.
+ */
+export function bundledPluginConfig(id: string, options: { workspace?: string } = {}): NonNullable<PincerConfig['plugins']>[number] {
+  const root = packageRoot();
+  const manifest = bundledManifest(root, id);
+  const inheritEnv = INHERITED_BY[id];
+  const dev = options.workspace !== undefined && isOwnCheckoutInside(root, options.workspace);
+  return {
+    id,
+    module: bundledModule(root, id),
+    ...(manifest ? { manifest, lazy: true } : {}),
+    ...(inheritEnv ? { inheritEnv: [...inheritEnv] } : {}),
+    ...(dev ? { allowInsideWorkspace: true } : {}),
+  };
 }
 
 export function defaultConfig(options: { cwd?: string } = {}): PincerConfig {

@@ -19,6 +19,8 @@ export function configJsonSchema(): Readonly<Record<string, unknown>> {
   cached ??= Object.freeze({
     $comment: 'Generated from kernel/config/schema.ts by kernel/config/json-schema.ts; do not edit by hand.',
     title: 'Pincer configuration (pincer.config.json)',
+    // Config files may carry comments (config/jsonc.ts); VS Code's JSON service reads this keyword.
+    allowComments: true,
     ...(z.toJSONSchema(PincerConfigSchema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>),
   });
   return cached;

@@ -25,14 +25,25 @@ function resolveFrom(base: string, path: string | undefined): string | undefined
 }
 
 /**
- * Rebase relative paths of a loaded config onto its own directory. A `command` plugin runs in
- * that directory (or its `cwd`, rebased), so the relative paths of its argv resolve there too.
+ * Whether an argv names a file or folder relative to `base` (`./run.sh`, `audit_plugin.py`). A
+ * program without a `/` is looked up on PATH, never in the working directory, so it does not count.
+ */
+function namesRelativePath(argv: readonly string[], base: string): boolean {
+  return argv.some((arg, i) => arg !== '' && !isAbsolute(arg) && (i > 0 || arg.includes('/')) && existsSync(resolve(base, arg)));
+}
+
+/**
+ * Rebase relative paths of a loaded config onto its own directory. A `command` plugin whose argv
+ * names a path relative to that directory runs there (or in its `cwd`, rebased), so those paths
+ * resolve. One with only absolute paths and program names does not: it runs in its data
+ * directory, since the config's folder is often an agent's workspace, where no plugin may run.
  */
 export function rebaseConfigPaths(config: PincerConfig, base: string): PincerConfig {
   return {
     ...config,
     plugins: config.plugins?.map((plugin) => {
-      const cwd = resolveFrom(base, plugin.cwd) ?? (plugin.command ? base : undefined);
+      const relativeArgv = plugin.command !== undefined && namesRelativePath([...plugin.command, ...(plugin.args ?? [])], base);
+      const cwd = resolveFrom(base, plugin.cwd) ?? (relativeArgv ? base : undefined);
       return { ...plugin, module: resolveFrom(base, plugin.module), manifest: resolveFrom(base, plugin.manifest), ...(cwd ? { cwd } : {}) };
     }),
     agents: config.agents && {

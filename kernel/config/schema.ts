@@ -21,6 +21,33 @@ export const SandboxConfigSchema = z.strictObject({
 /** One plugin: the host's schema, so config is checked once, with the host's own rules. */
 export { PluginConfigSchema };
 
+const PositiveInt = z.number().int().positive();
+
+/** `skills`: where skills are found, the discovery and prompt limits, and per-skill switches. */
+export const SkillsConfigSchema = z.strictObject({
+  load: z
+    .strictObject({
+      /** Extra skill directories (lowest precedence); relative paths resolve against the config file's folder. */
+      extraDirs: z.array(z.string().min(1)).optional(),
+      /** Directories that workspace, project and extra skills may be symlinks into. */
+      allowSymlinkTargets: z.array(z.string().min(1)).optional(),
+      /** Watch skill directories for changes (default true). */
+      watch: z.boolean().optional(),
+    })
+    .optional(),
+  limits: z
+    .strictObject({
+      maxCandidatesPerRoot: PositiveInt.optional(),
+      maxSkillsLoadedPerSource: PositiveInt.optional(),
+      maxSkillFileBytes: PositiveInt.optional(),
+      maxSkillsInPrompt: PositiveInt.optional(),
+      maxSkillsPromptChars: PositiveInt.optional(),
+    })
+    .optional(),
+  /** Per skill (by its skillKey, default its name): `enabled: false` keeps it from every agent. */
+  entries: z.record(z.string().min(1), z.strictObject({ enabled: z.boolean().optional() })).optional(),
+});
+
 export const AgentConfigSchema = z.strictObject({
   id: z.string().trim().min(1),
   default: z.boolean().optional(),
@@ -29,6 +56,8 @@ export const AgentConfigSchema = z.strictObject({
   workspace: z.string().min(1).optional(),
   tools: AgentToolsConfigSchema.optional(),
   sandbox: SandboxConfigSchema.optional(),
+  /** The skills this agent may use (names or skill keys); absent = every eligible skill. */
+  skills: z.array(z.string().trim().min(1)).optional(),
 });
 
 export const PincerConfigSchema = z.strictObject({
@@ -36,9 +65,17 @@ export const PincerConfigSchema = z.strictObject({
   plugins: z.array(PluginConfigSchema).optional(),
   tools: ToolsConfigSchema.optional(),
   groups: z.record(z.string().min(1), GroupConfigSchema).optional(),
+  skills: SkillsConfigSchema.optional(),
   agents: z
     .strictObject({
-      defaults: z.strictObject({ sandbox: SandboxConfigSchema.optional(), plugins: z.array(z.string().min(1)).optional(), workspace: z.string().min(1).optional() }).optional(),
+      defaults: z
+        .strictObject({
+          sandbox: SandboxConfigSchema.optional(),
+          plugins: z.array(z.string().min(1)).optional(),
+          workspace: z.string().min(1).optional(),
+          skills: z.array(z.string().trim().min(1)).optional(),
+        })
+        .optional(),
       list: z.array(AgentConfigSchema).optional(),
     })
     .optional(),
@@ -63,3 +100,4 @@ export type PluginConfig = z.input<typeof PluginConfigSchema>;
 export type AgentConfig = z.input<typeof AgentConfigSchema>;
 export type SandboxConfig = z.input<typeof SandboxConfigSchema>;
 export type SandboxMode = z.infer<typeof SandboxModeSchema>;
+export type SkillsConfig = z.input<typeof SkillsConfigSchema>;

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { collidingIds, foldId } from '../policy/id-match.js';
 import { PincerConfigSchema, type PincerConfig } from './schema.js';
 import { ConfigError, type ConfigIssue } from './errors.js';
+import { parseJsonWithComments } from './jsonc.js';
 import { lintPolicyConfig } from './lint.js';
 
 /** `agents.list[0].tools.allow[2]` from zod's path segments. */
@@ -77,7 +78,7 @@ export function parseConfig(raw: unknown, source = 'config'): PincerConfig {
   return result.config;
 }
 
-/** Read and validate a JSON config file. */
+/** Read and validate a JSON config file; comments are allowed (see jsonc.ts). */
 export async function loadConfigFile(path: string, options: { cwd?: string } = {}): Promise<PincerConfig> {
   const file = resolve(options.cwd ?? process.cwd(), path);
   let text: string;
@@ -89,7 +90,7 @@ export async function loadConfigFile(path: string, options: { cwd?: string } = {
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJsonWithComments(text);
   } catch (cause) {
     throw new ConfigError('CONFIG_INVALID', `${file} is not valid JSON: ${(cause as Error).message}`, [{ path: '(root)', message: 'not valid JSON' }], file, { cause });
   }

@@ -38,6 +38,8 @@ export const PluginConfigSchema = z
     transport: z.enum(['fd3', 'stdio']).default('fd3'),
     /** Extra env for this plugin, on top of the allow-list. */
     env: z.record(z.string(), z.string()).default({}),
+    /** Names of the kernel's own environment variables this plugin also receives (e.g. DOCKER_HOST for sandbox-docker). */
+    inheritEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')).default([]),
     settings: z.record(z.string(), z.unknown()).default({}),
     /** Fail closed: agents that enable it cannot run tools while it is failed or missing. */
     required: z.boolean().default(false),

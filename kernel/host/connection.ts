@@ -3,6 +3,8 @@ import {
   Log,
   LogParams,
   ProtocolErrorCodes,
+  SkillsListChanged,
+  SkillsListChangedParams,
   ToolsListChanged,
   WORKSPACE_ERROR_CODES,
   WORKSPACE_METHODS,
@@ -33,6 +35,7 @@ export interface ConnectionHooks {
   workspace: () => WorkspaceHandler | undefined;
   /** The raw `tools` of a `tools/listChanged`; checked tool by tool by the receiver. */
   onToolsChanged: (tools: unknown) => void;
+  onSkillsChanged: (change: SkillsListChangedParams) => void;
   /** Framing errors, oversized messages, stream errors. */
   onTransportError: (error: Error) => void;
   onClose: () => void;
@@ -63,6 +66,11 @@ export function openPluginConnection(transport: MessageTransport, hooks: Connect
     const tools = (raw as { tools?: unknown } | null)?.tools;
     if (tools === undefined) hooks.log.write('error', 'ignored a tools/listChanged without a tools list');
     else hooks.onToolsChanged(tools);
+  });
+  conn.onNotification(SkillsListChanged.type, (raw) => {
+    const p = SkillsListChangedParams.safeParse(raw);
+    if (p.success) hooks.onSkillsChanged(p.data);
+    else hooks.log.write('error', `ignored an invalid skills/listChanged: ${p.error.message}`);
   });
   const methods = { ...WORKSPACE_METHODS, ...WORKSPACE_RUN_METHODS };
   for (const [op, descriptor] of Object.entries(methods) as [WorkspaceOperation | ExecRunOperation, (typeof methods)[keyof typeof methods]][]) {

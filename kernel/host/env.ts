@@ -17,7 +17,7 @@ export function buildPluginEnv(
 ): Record<string, string> {
   const source = options.source ?? process.env;
   const env: Record<string, string> = {};
-  for (const name of options.inherit ?? DEFAULT_INHERITED_ENV_VARS) {
+  for (const name of [...(options.inherit ?? DEFAULT_INHERITED_ENV_VARS), ...(config.inheritEnv ?? [])]) {
     const value = source[name];
     if (value !== undefined && !value.startsWith('()')) env[name] = value; // skip exported shell functions
   }

@@ -5,6 +5,8 @@ import {
   HookBeforeToolCall,
   SkillsList,
   SkillsListResult,
+  type SkillsListChangedParams,
+  type SkillsListParams,
   ToolInvoke,
   ToolInvokeResult,
   type AfterToolCallEvent,
@@ -92,6 +94,10 @@ export function createPluginHost(options: PluginHostOptions) {
   let version = 0;
   let toolsCache: { version: number; tools: ContributedTool[] } | undefined;
   const listeners = new Set<() => void>();
+  const skillListeners = new Set<(pluginId: string, change: SkillsListChangedParams) => void>();
+  const onSkillsChanged = (pluginId: string, change: SkillsListChangedParams): void => {
+    for (const l of skillListeners) l(pluginId, change);
+  };
   const onChange = (): void => {
     version += 1;
     for (const l of listeners) l();
@@ -99,7 +105,7 @@ export function createPluginHost(options: PluginHostOptions) {
   const plugins = new Map(
     configs.map((config) => [
       config.id,
-      new ManagedPlugin(config, { kernel: options.kernel ?? { name: 'pincer', version: '0.1.0' }, logger, restart, inheritEnv: options.inheritEnv, workspace: () => workspaceHandler, onChange, ...shared }),
+      new ManagedPlugin(config, { kernel: options.kernel ?? { name: 'pincer', version: '0.1.0' }, logger, restart, inheritEnv: options.inheritEnv, workspace: () => workspaceHandler, onChange, onSkillsChanged, ...shared }),
     ]),
   );
 
@@ -130,6 +136,11 @@ export function createPluginHost(options: PluginHostOptions) {
     onDidChange(listener: () => void): () => void {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    /** `skills/listChanged` from any plugin. */
+    onSkillsChanged(listener: (pluginId: string, change: SkillsListChangedParams) => void): () => void {
+      skillListeners.add(listener);
+      return () => skillListeners.delete(listener);
     },
     /** Cached contributions of every plugin not failed or stopped. In-memory only: no IPC. */
     contributions: (): PluginContributions[] =>
@@ -256,11 +267,13 @@ export function createPluginHost(options: PluginHostOptions) {
     },
 
     /** Lists the skills of one of a plugin's skill sources. */
-    async listSkills(pluginId: string, label: string, opts: { timeoutMs?: number } = {}): Promise<SkillsListResult> {
+    async listSkills(pluginId: string, params: SkillsListParams, opts: { timeoutMs?: number } = {}): Promise<SkillsListResult> {
       const p = get(pluginId);
       const timeoutMs = requestDeadline(p.config.timeouts, opts.timeoutMs);
-      const raw = await p.request(SkillsList.type, { label }, { timeoutMs, maxTotalMs: timeoutMs }, 'skills/list');
-      return SkillsListResult.parse(raw);
+      const raw = await p.request(SkillsList.type, params, { timeoutMs, maxTotalMs: timeoutMs }, 'skills/list');
+      const parsed = SkillsListResult.safeParse(raw);
+      if (!parsed.success) throw new KernelError('INVALID_RESULT', `skills/list of plugin "${pluginId}" returned an invalid result: ${parsed.error.message}`, { pluginId, cause: parsed.error });
+      return parsed.data;
     },
   };
 }

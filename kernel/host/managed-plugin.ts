@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
-import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo } from '../../protocol/index.js';
+import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo, type SkillsListChangedParams } from '../../protocol/index.js';
 import { requestWithDeadline, InflightCalls, type DeadlineOptions } from './call.js';
 import type { PluginConfig, RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
@@ -34,6 +34,8 @@ export interface ManagedPluginDeps {
   stateDir: string;
   /** State or contributions changed (the host bumps its version, listeners refresh). */
   onChange: () => void;
+  /** A skill source of this plugin announced a new version. */
+  onSkillsChanged: (pluginId: string, change: SkillsListChangedParams) => void;
 }
 
 /** Whether the process exits within `ms` (already exited counts). */
@@ -68,6 +70,8 @@ export class ManagedPlugin {
   lastError: { error: KernelError; at: Date } | undefined;
   protocolVersion: number | undefined;
   pluginVersion: string | undefined;
+  /** Spawn to handshake answer of the last successful start, in milliseconds. */
+  startMs: number | undefined;
 
   constructor(readonly config: PluginConfig, private readonly deps: ManagedPluginDeps) {
     this.crashes = new CrashWindow(deps.restart);
@@ -179,6 +183,7 @@ export class ManagedPlugin {
     const { config, deps } = this;
     this.fatalError = undefined;
     this.setState('starting');
+    const startedAt = performance.now();
     let started: PluginProcess;
     try {
       const cwd = this.startDir();
@@ -187,6 +192,9 @@ export class ManagedPlugin {
       started = await startPluginProcess(config, { log: this.log, inheritEnv: deps.inheritEnv, workspace: deps.workspace }, { cwd, env }, {
         onToolsChanged: (tools) => {
           if (gen === this.generation) this.tools.update(tools);
+        },
+        onSkillsChanged: (change) => {
+          if (gen === this.generation) deps.onSkillsChanged(config.id, change);
         },
         onTransportError: (error) => this.onTransportError(gen, error),
         onClose: () => this.onConnectionClosed(gen),
@@ -212,6 +220,7 @@ export class ManagedPlugin {
       this.tools.replace(result.contributes, rawTools, result.capabilities);
       this.protocolVersion = result.protocolVersion;
       this.pluginVersion = result.plugin.version;
+      this.startMs = Math.round(performance.now() - startedAt);
       this.setState('ready');
     } catch (cause) {
       const error = toKernelError(cause, config.id, 'start');
@@ -339,6 +348,7 @@ export class ManagedPlugin {
       lastError: last ? { code: last.error.code, message: last.error.message, at: last.at.toISOString() } : undefined,
       protocolVersion: this.protocolVersion,
       pluginVersion: this.pluginVersion,
+      ...(this.startMs === undefined ? {} : { startMs: this.startMs }),
       required: this.config.required,
       lazy: this.config.lazy,
       transport: this.config.transport,

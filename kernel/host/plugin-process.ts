@@ -1,5 +1,5 @@
 import type { MessageConnection } from 'vscode-jsonrpc/node';
-import { createStreamTransport } from '../../protocol/index.js';
+import { createStreamTransport, type SkillsListChangedParams } from '../../protocol/index.js';
 import type { PluginConfig } from './config.js';
 import { openPluginConnection, type WorkspaceHandler } from './connection.js';
 import { buildPluginEnv } from './env.js';
@@ -15,6 +15,7 @@ export interface PluginProcess {
 
 export interface PluginProcessEvents {
   onToolsChanged: (tools: unknown) => void;
+  onSkillsChanged: (change: SkillsListChangedParams) => void;
   onTransportError: (error: Error) => void;
   onClose: () => void;
 }

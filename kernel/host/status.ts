@@ -17,6 +17,8 @@ export interface PluginStatus {
   lastError?: { code: KernelErrorCode; message: string; at: string };
   protocolVersion?: number;
   pluginVersion?: string;
+  /** How long the last successful start took, from spawn to the handshake answer (ms). */
+  startMs?: number;
   required: boolean;
   lazy: boolean;
   transport: 'fd3' | 'stdio';

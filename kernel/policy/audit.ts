@@ -45,7 +45,8 @@ export function createRemovalAuditor(step: PolicyStep, expandedDeny: readonly st
       matchedRules = allowShown ??= Object.freeze(boundedNames(step.policy?.allow ?? []).names) as string[];
     }
     const ruleKind = denied ? 'deny' : 'allow';
-    const removal: PolicyRemoval = Object.freeze({ tool, layer: step.layer, label: labels[ruleKind], ruleKind, matchedRules, configKey: step.configKeys?.[ruleKind] });
+    const alsoAllowKey = ruleKind === 'allow' ? step.configKeys?.alsoAllow : undefined;
+    const removal: PolicyRemoval = Object.freeze({ tool, layer: step.layer, label: labels[ruleKind], ruleKind, matchedRules, configKey: step.configKeys?.[ruleKind], ...(alsoAllowKey ? { alsoAllowKey } : {}) });
     memo.set(tool, removal);
     return removal;
   };

@@ -91,14 +91,17 @@ function buildSteps(inputs: PolicyInputs): PolicyStep[] {
   const steps: PolicyStep[] = [
     {
       layer: 'profile', label: profile ? `tools.profile (${profile})` : 'tools.profile', policy: profilePolicy(profile, alsoAllow),
-      configKeys: { allow: agentTools?.profile ? `${agentPrefix}.profile` : 'tools.profile', deny: 'tools.deny' },
+      configKeys: { allow: agentTools?.profile ? `${agentPrefix}.profile` : 'tools.profile', deny: 'tools.deny', alsoAllow: alsoAllowKey },
       // The profile's own members are never warned about: a shipped profile may name tools this runtime lacks.
       lists: alsoAllow?.length ? [{ key: alsoAllowKey, kind: 'allow', entries: alsoAllow }] : [],
     },
     {
       layer: 'providerProfile', label: providerProfile ? `tools.byProvider.profile (${providerProfile})` : 'tools.byProvider.profile',
       policy: profilePolicy(providerProfile, providerProfileFrom?.value.alsoAllow),
-      configKeys: { allow: providerProfileFrom ? `${providerProfileFrom.key}.profile` : 'tools.byProvider.<provider>.profile' },
+      configKeys: {
+        allow: providerProfileFrom ? `${providerProfileFrom.key}.profile` : 'tools.byProvider.<provider>.profile',
+        alsoAllow: `${providerProfileFrom?.key ?? 'tools.byProvider.<provider>'}.alsoAllow`,
+      },
       lists: providerProfile ? listsOf(providerProfileFrom!.key, { alsoAllow: providerProfileFrom!.value.alsoAllow }) : [],
     },
     policyStep('global', 'tools.allow', 'tools', tools),

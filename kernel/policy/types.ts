@@ -31,7 +31,7 @@ export interface PolicyStep {
   label: string;
   policy: ToolPolicy | undefined;
   /** Config keys an operator edits to change this layer's allow and deny lists. */
-  configKeys?: { allow?: string; deny?: string };
+  configKeys?: { allow?: string; deny?: string; alsoAllow?: string };
   /**
    * `cap` layers (inherited, runtime) read an explicit empty allow list as "nothing",
    * where ordinary layers read it as "no restriction".
@@ -58,6 +58,11 @@ export interface PolicyRemoval {
   matchedRules: string[];
   /** Config key to edit to bring the tool back. */
   configKey?: string;
+  /**
+   * For a removal by a profile: the list that extends it (`tools.alsoAllow`, an agent's, a
+   * provider's). A profile is a name, not a list, so this is where a tool is added back.
+   */
+  alsoAllowKey?: string;
 }
 
 /** The answer to "why is this tool present or absent?". */

@@ -39,9 +39,17 @@ interface Session {
   /** Backend plugin, resolved on the first workspace request (a call that never touches the workspace needs none). */
   pluginId?: string;
   prepared?: Promise<unknown>;
+  /** The extra prepare config the session was prepared with, and its JSON. */
+  extra?: { value: Record<string, unknown> | undefined; json: string | undefined };
   /** The backend process the session was prepared in: a restarted backend knows no sessions. */
   preparedIn?: number;
 }
+
+/**
+ * Config added to a session's `sandbox/prepare` beside its placement's (the read-only skill
+ * mounts of a local session). When it changes, the session is prepared again.
+ */
+export type ExtraPrepareConfig = (placement: SessionPlacement) => Record<string, unknown> | undefined;
 
 /** A tool call bound to its session: the handle to put in the call's context, and the unbind. */
 export interface BoundCall {
@@ -73,8 +81,11 @@ export class WorkspaceRouter {
   /** pluginId → handles of the sessions it has been called for. */
   readonly #served = new Map<string, Set<string>>();
 
-  constructor(host: PluginHost) {
+  readonly #extraConfig?: ExtraPrepareConfig;
+
+  constructor(host: PluginHost, extraConfig?: ExtraPrepareConfig) {
     this.#host = host;
+    this.#extraConfig = extraConfig;
     host.setWorkspaceHandler((pluginId, session, method, params, signal) => this.handle(pluginId, session, method, params, signal));
   }
 
@@ -116,6 +127,14 @@ export class WorkspaceRouter {
     const [handle, session] = this.#sessionFor(pluginId, named);
     const { placement } = session;
     const backendPlugin = (session.pluginId ??= resolveBackendPlugin(this.#host.contributions(), placement));
+    const extra = this.#extraConfig?.(placement);
+    // Compared by identity first (the provider returns the same object while nothing changed).
+    if (extra !== session.extra?.value) {
+      const json = extra === undefined ? undefined : JSON.stringify(extra);
+      if (json !== session.extra?.json) session.prepared = undefined;
+      session.extra = { value: extra, json };
+    }
+    const config = extra === undefined ? placement.backendConfig : { ...placement.backendConfig, ...extra };
     const backendPid = () => this.#host.pluginStatus(backendPlugin).pid;
     if (session.preparedIn !== undefined && session.preparedIn !== backendPid()) session.prepared = session.preparedIn = undefined;
     session.prepared ??= this.#host
@@ -125,7 +144,7 @@ export class WorkspaceRouter {
         workspaceDir: placement.workspaceDir,
         readOnly: placement.readOnly,
         protectedPaths: placement.protectedPaths ? [...placement.protectedPaths] : undefined,
-        config: placement.backendConfig,
+        config,
       })
       .then(() => {
         session.preparedIn = backendPid();

@@ -6,6 +6,7 @@ import { SANDBOX_RUN_METHODS, WORKSPACE_RUN_METHODS } from './exec-runs.js';
 import { NodeInvoke } from './nodes.js';
 import { CancelRequest, Log, Ping, ProgressNotification, Shutdown } from './lifecycle.js';
 import { SANDBOX_METHODS, SandboxPrepare, SandboxRelease } from './sandbox.js';
+import { SANDBOX_ADMIN_METHODS } from './sandbox-admin.js';
 import { SkillsList, SkillsListChanged } from './skills.js';
 import { ToolInvoke, ToolProgress, ToolsListChanged } from './tools.js';
 import { WORKSPACE_METHODS } from './workspace.js';
@@ -33,6 +34,7 @@ export const PROTOCOL_V1_METHODS: readonly AnyDescriptor[] = Object.freeze([
   ...Object.values(SANDBOX_METHODS),
   ...Object.values(WORKSPACE_RUN_METHODS),
   ...Object.values(SANDBOX_RUN_METHODS),
+  ...Object.values(SANDBOX_ADMIN_METHODS),
   SkillsList,
   SkillsListChanged,
   ChannelAction,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ContributionsInput, ToolContribution } from '../../protocol/index.js';
+import { adminCapability, type ContributionsInput, type SandboxAdminOperation, type ToolContribution } from '../../protocol/index.js';
 import type { PluginDefinition, ToolDefinition } from './types.js';
 
 /** Declares a plugin; checks it eagerly so a mistake fails at load, not at the first call. @since 1 */
@@ -40,8 +40,8 @@ export function pluginContributions(plugin: PluginDefinition): ContributionsInpu
   );
   return {
     tools: (plugin.tools ?? []).map((t) => toolContribution(t, family)),
-    sandboxBackends: (plugin.sandboxBackends ?? []).map((b) => ({ id: b.id, capabilities: Object.keys(b.operations) })),
-    skillSources: (plugin.skillSources ?? []).map((s) => ({ label: s.label, rank: s.rank })),
+    sandboxBackends: (plugin.sandboxBackends ?? []).map((b) => ({ id: b.id, capabilities: [...Object.keys(b.operations), ...Object.keys(b.admin ?? {}).map((op) => adminCapability(op as SandboxAdminOperation))] })),
+    skillSources: (plugin.skillSources ?? []).map((s) => ({ label: s.label, rank: s.rank, scope: s.scope ?? 'global' })),
     hooks,
     ...(plugin.channels?.length ? { channels: plugin.channels.map((c) => ({ id: c.id, actions: [...c.actions], ...(c.description ? { description: c.description } : {}) })) } : {}),
     ...(plugin.nodes?.length ? { nodes: plugin.nodes.map((n) => ({ id: n.id, ...(n.name ? { name: n.name } : {}), ...(n.platform ? { platform: n.platform } : {}), commands: Object.keys(n.commands) })) } : {}),

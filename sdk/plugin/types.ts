@@ -1,5 +1,8 @@
 import type { z } from 'zod';
 import type {
+  SANDBOX_ADMIN_METHODS,
+  SandboxAdminOperation,
+  SandboxAdminResult,
   AfterToolCallEvent,
   BeforeToolCallEvent,
   BeforeToolCallResult,
@@ -12,6 +15,7 @@ import type {
   NodeInvokeParams,
   SandboxPrepareParams,
   SandboxPrepareResult,
+  SkillsListParams,
   SkillsListResult,
   ToolContribution,
   ToolInvokeResult,
@@ -84,19 +88,39 @@ export type SandboxOperations = {
   [K in ExecRunOperation]?: (params: RunParams<K> & { session: string }, ctx: HandlerContext) => Promise<RunResult<K>> | RunResult<K>;
 };
 
+type AdminParams<K extends SandboxAdminOperation> = z.output<(typeof SANDBOX_ADMIN_METHODS)[K]['params']>;
+
+/** Operator methods a backend may serve (`pincer sandbox list | recreate | prune | check | image build`); each one defined is declared. @since 1 */
+export type SandboxAdminHandlers = {
+  [K in SandboxAdminOperation]?: (params: AdminParams<K>, ctx: HandlerContext) => Promise<SandboxAdminResult<K>> | SandboxAdminResult<K>;
+};
+
 /** @since 1 */
 export interface SandboxBackendDefinition {
   id: string;
+  admin?: SandboxAdminHandlers;
   prepare(params: SandboxPrepareParams, ctx: HandlerContext): Promise<SandboxPrepareResult> | SandboxPrepareResult;
   release?(session: string, ctx: HandlerContext): Promise<void> | void;
   operations: SandboxOperations;
 }
 
+/** What a skill source sends when it changed (`skills/listChanged`). @since 1 */
+export interface SkillSourceChange {
+  version: string;
+  /** The workspace whose list changed, for a `workspace`-scoped source. */
+  workspaceDir?: string;
+}
+
 /** @since 1 */
 export interface SkillSourceDefinition {
   label: string;
+  /** Precedence: on a name collision the higher rank wins (extra dirs use 100). */
   rank: number;
-  list(ctx: HandlerContext): Promise<SkillsListResult> | SkillsListResult;
+  /** `workspace`: the list depends on `params.workspaceDir` (default `global`). */
+  scope?: 'global' | 'workspace';
+  list(ctx: HandlerContext, params: SkillsListParams): Promise<z.input<typeof SkillsListResult>> | z.input<typeof SkillsListResult>;
+  /** Called once the plugin is bound; call `notify` whenever the source's version changes. */
+  watch?(notify: (change: SkillSourceChange) => void): void;
 }
 
 /** One message action to perform, as the kernel sent it (checked against the channel's declared actions). @since 1 */

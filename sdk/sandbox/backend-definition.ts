@@ -3,7 +3,7 @@ import type { WorkspaceService } from '../../protocol/v1/workspace-types.js';
 import { WORKSPACE_ERROR_CODES } from '../../protocol/v1/workspace-types.js';
 import { ProtocolErrorCodes } from '../../protocol/v1/errors.js';
 import { CancelledError, PluginError, WorkspaceError } from '../plugin-api.js';
-import type { HandlerContext, SandboxBackendDefinition } from '../plugin-api.js';
+import type { HandlerContext, SandboxAdminHandlers, SandboxBackendDefinition } from '../plugin-api.js';
 import { SandboxError, isSandboxError } from './errors.js';
 import { RunTable } from './runs/run-table.js';
 import { asRunCapable, runOperations } from './runs/run-operations.js';
@@ -27,6 +27,8 @@ export interface WorkspaceBackendSpec {
    * container, started or recreated) instead of failing for the rest of the session.
    */
   reopenWhenGone?: boolean;
+  /** Operator methods (`pincer sandbox …`); their sandbox errors reach the CLI like an operation's. */
+  admin?: SandboxAdminHandlers;
 }
 
 interface Session {
@@ -85,8 +87,12 @@ export function defineWorkspaceBackend(spec: WorkspaceBackendSpec): SandboxBacke
   });
   const op = <T>(session: string, run: (w: WorkspaceService) => Promise<T>) => wire(get(session).then(run), session);
   const runTable = new RunTable(); // one per backend: run limits span its sessions
+  const admin = Object.fromEntries(
+    Object.entries(spec.admin ?? {}).map(([name, handler]) => [name, (p: never, ctx: HandlerContext) => wire(Promise.resolve().then(() => (handler as (p: never, c: HandlerContext) => unknown)(p, ctx)))]),
+  ) as SandboxAdminHandlers;
   return {
     id: spec.id,
+    admin,
     async prepare(params, ctx) {
       const opening = spec.open(params, ctx);
       sessions.set(params.session, { opening, reopen: () => spec.open(params, ctx) });

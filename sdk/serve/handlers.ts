@@ -6,12 +6,16 @@ import {
   HookBeforeToolCall,
   ProtocolErrorCodes,
   EXEC_RUN_OPERATIONS,
+  SANDBOX_ADMIN_METHODS,
   SANDBOX_METHODS,
   SANDBOX_RUN_METHODS,
   SandboxPrepare,
   SandboxPrepareParams,
   SandboxRelease,
   SkillsList,
+  SkillsListChanged,
+  SkillsListParams,
+  SkillsListResult,
   ToolInvoke,
   ToolInvokeParams,
   ToolProgress,
@@ -120,6 +124,20 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
     dispose();
     return out;
   });
+  for (const [op, descriptor] of Object.entries(SANDBOX_ADMIN_METHODS)) {
+    conn.onRequest(descriptor.type as any, async (raw: unknown, token: Parameters<typeof signalFor>[0]) => {
+      const { ctx, dispose } = ctxFor(token);
+      const out = await guarded(ctx.signal, undefined, async () => {
+        const params = descriptor.params.parse(raw);
+        const backend = backends.get(params.backendId);
+        const handler = backend?.admin?.[op as keyof typeof SANDBOX_ADMIN_METHODS] as ((p: unknown, c: HandlerContext) => unknown) | undefined;
+        if (!handler) throw new ResponseError(ProtocolErrorCodes.CapabilityMissing, `no sandbox backend "${params.backendId}" serving ${descriptor.method} in this plugin`);
+        return (await handler(params, ctx)) ?? null;
+      });
+      dispose();
+      return out;
+    });
+  }
   const operations = [
     ...(Object.keys(SANDBOX_METHODS) as WorkspaceOperation[]).map((op) => [op, SANDBOX_METHODS[op], WORKSPACE_OPERATIONS[op].params] as const),
     ...(Object.keys(SANDBOX_RUN_METHODS) as ExecRunOperation[]).map((op) => [op, SANDBOX_RUN_METHODS[op], EXEC_RUN_OPERATIONS[op].params] as const),
@@ -144,14 +162,22 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
 export function registerSkillHandlers(conn: MessageConnection, state: PluginState, plugin: PluginDefinition): void {
   const sources = new Map((plugin.skillSources ?? []).map((s) => [s.label, s]));
   if (sources.size === 0) return;
-  conn.onRequest(SkillsList.type, async ({ label }, token) => {
+  conn.onRequest(SkillsList.type, async (raw, token) => {
+    if (!state.ready) return notReady();
     const { signal, dispose } = signalFor(token, state.shutdown.signal);
     const out = await guarded(signal, undefined, async () => {
-      const source = sources.get(label);
-      if (!source) throw new ResponseError(ProtocolErrorCodes.InvalidParams, `no skill source "${label}" in this plugin`);
-      return source.list(baseContext(signal, state.settings, state.log));
+      const params = SkillsListParams.parse(raw);
+      const source = sources.get(params.label);
+      if (!source) throw new ResponseError(ProtocolErrorCodes.InvalidParams, `no skill source "${params.label}" in this plugin`);
+      return SkillsListResult.parse(await source.list(baseContext(signal, state.settings, state.log), params));
     });
     dispose();
     return out;
   });
+  for (const source of sources.values()) {
+    source.watch?.((change) => {
+      if (!state.ready) return;
+      void conn.sendNotification(SkillsListChanged.type, { label: source.label, ...change }).catch(() => undefined);
+    });
+  }
 }

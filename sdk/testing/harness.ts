@@ -8,6 +8,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   Shutdown,
   SkillsList,
+  SkillsListChanged,
   ToolInvoke,
   ToolProgress,
   ToolsListChanged,
@@ -19,6 +20,8 @@ import {
   type BeforeToolCallResult,
   type HandshakeResult,
   type LogParams,
+  type SkillsListChangedParams,
+  type SkillsListParams,
   type SkillsListResult,
   type ToolContribution,
   type ToolInvokeResult,
@@ -44,7 +47,9 @@ export interface PluginTestHarness {
   callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<ToolInvokeResult>;
   beforeToolCall(event: BeforeToolCallEvent): Promise<BeforeToolCallResult>;
   afterToolCall(event: AfterToolCallEvent): Promise<void>;
-  listSkills(label: string): Promise<SkillsListResult>;
+  listSkills(label: string, params?: Omit<SkillsListParams, 'label'>): Promise<SkillsListResult>;
+  /** Every `skills/listChanged` the plugin sent. */
+  readonly skillsChanges: SkillsListChangedParams[];
   /** The raw kernel-side connection, for anything else. */
   readonly connection: MessageConnection;
   /** Sends `$/shutdown` and closes the channel. */
@@ -77,6 +82,8 @@ export async function createPluginTestHarness(plugin: PluginDefinition, options:
   const toolListChanges: ToolContribution[][] = [];
   conn.onNotification(Log.type, (p) => void logs.push(p as LogParams));
   conn.onNotification(ToolsListChanged.type, (p) => void toolListChanges.push(p.tools));
+  const skillsChanges: SkillsListChangedParams[] = [];
+  conn.onNotification(SkillsListChanged.type, (p) => void skillsChanges.push(p));
   for (const [op, d] of Object.entries(WORKSPACE_METHODS) as [WorkspaceOperation, (typeof WORKSPACE_METHODS)[WorkspaceOperation]][]) {
     conn.onRequest(d.type as any, async (p: any) => {
       try {
@@ -115,6 +122,7 @@ export async function createPluginTestHarness(plugin: PluginDefinition, options:
     handshake,
     logs,
     toolListChanges,
+    skillsChanges,
     workspace,
     connection: conn,
     async callTool(name, args = {}, callOptions = {}) {
@@ -132,7 +140,7 @@ export async function createPluginTestHarness(plugin: PluginDefinition, options:
     },
     beforeToolCall: (event) => conn.sendRequest(HookBeforeToolCall.type, event),
     afterToolCall: async (event) => void (await conn.sendRequest(HookAfterToolCall.type, event)),
-    listSkills: (label) => conn.sendRequest(SkillsList.type, { label }),
+    listSkills: (label, params = {}) => conn.sendRequest(SkillsList.type, { ...params, label }),
     async close() {
       await conn.sendRequest(Shutdown.type, {}).catch(() => undefined);
       kernelSide.close();

@@ -44,6 +44,10 @@ describe('import boundaries', () => {
     expect(violations('protocol', (t) => !t.startsWith('protocol/'))).toEqual([]);
   });
 
+  it('keeps the CLI from importing any plugin: operator commands reach backends through the kernel (15.13)', () => {
+    expect(violations('cli', (t) => t.startsWith('plugins/'))).toEqual([]);
+  });
+
   it('keeps the gate below the adapter: helpers both use live in kernel/shared, which imports neither nor anything above them (15.14)', () => {
     expect(violations('kernel/gate', (t) => t.startsWith('kernel/adapter/'))).toEqual([]);
     expect(violations('kernel/shared', (t) => ['kernel/adapter/', 'kernel/gate/', 'kernel/loop/', 'kernel/assembly/', 'kernel/host/'].some((up) => t.startsWith(up)))).toEqual([]);

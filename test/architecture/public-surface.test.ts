@@ -11,10 +11,10 @@ const SURFACES: Record<string, string[]> = {
   'pincer (kernel/index.ts)': [
     'BUNDLED_PLUGINS', 'CallPathError', 'ConfigError', 'DEFAULT_CONFIG_FILE', 'KernelError', 'PincerConfigSchema', 'applyPolicyPipeline',
     'buildBlockedToolResult', 'buildPolicySteps', 'checkConfig', 'createDiagnosticsEmitter', 'createKernel', 'createPluginHost',
-    'createPolicyEngine', 'createToolGate', 'createToolLoopDetector', 'defaultConfig', 'discoverConfigPath', 'formatAuditLines',
+    'createPolicyEngine', 'createToolGate', 'createToolLoopDetector', 'bundledPluginConfig', 'defaultConfig', 'discoverConfigPath', 'formatAuditLines',
     'isCallPathError', 'isKernelError', 'isSessionSandboxed', 'lintPolicyConfig', 'loadConfig', 'loadConfigFile', 'normalizeToolSchema', 'parseConfig',
     'pluginToolsFromManifests',
-    'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError', 'KernelUsageError', 'KERNEL_CALL_CODES',
+    'resolveSandboxToolPolicy', 'toToolDefinition', 'unknownToolResult', 'RunContextError', 'SkillCommandError', 'KernelUsageError', 'KERNEL_CALL_CODES',
     'toOpenAITools', 'toAnthropicTools', 'toGeminiTools', 'ProviderToolError',
     'createSystemTool', 'configFileHash', 'SYSTEM_TOOL_NAME', 'configJsonSchema',
   ],
@@ -42,11 +42,13 @@ const KERNEL_TYPES = [
   'LoopDetectorKind', 'OkCallResult', 'OpenAIChatTool', 'OpenAIFunction', 'OpenAIResponsesTool', 'OpenAIToolOptions', 'PincerConfig',
   'PluginAvailability', 'PluginHost', 'PluginLifecycleState', 'PluginStatus', 'PolicyEngine', 'PolicyLayerId', 'PolicyLintOptions',
   'PolicyRemoval', 'PolicyResult', 'PolicyStep', 'ProviderToolErrorCode', 'ProviderToolInput', 'RunContext', 'RunSender',
-  'RunToolExplanation', 'RunTrigger', 'SandboxConfig', 'SandboxMode', 'SystemTool', 'SystemToolOptions', 'ToolContent', 'ToolDescriptor', 'ToolExecuteContext',
+  'RunToolExplanation', 'RunTrigger', 'SandboxAdmin', 'SandboxAdminOperation', 'SandboxAdminRequest', 'SandboxAdminResult', 'SandboxCheckStep', 'SandboxConfig', 'SandboxListing', 'SandboxMode', 'SystemTool', 'SystemToolOptions', 'ToolContent', 'ToolDescriptor', 'ToolExecuteContext',
   'ToolExecutionBlockedEvent', 'ToolExecutionCompletedEvent', 'ToolExecutionErrorEvent', 'ToolExecutionEventBase',
   'ToolExecutionRejectedEvent', 'ToolExecutionStartedEvent', 'ToolExplanation', 'ToolGate', 'ToolGateOptions', 'ToolLoopDetectedEvent',
   'ToolLoopDetectionConfig', 'ToolLoopDetector', 'ToolResult', 'ToolSet', 'ToolsChangedEvent', 'TrustedPolicyDecision',
   'TrustedToolPolicy', 'UnavailableToolExplanation', 'VetoCode',
+  // Skills
+  'KernelSkills', 'RunSkill', 'RunSkills', 'SkillCollision', 'SkillCommandErrorCode', 'SkillExclusion', 'SourceStatus', 'ToolSetSkills',
 ];
 
 /** Names a module re-exports with `export type { … }`, read from its source (it has only named re-exports). */

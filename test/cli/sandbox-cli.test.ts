@@ -49,7 +49,7 @@ describe.skipIf(!HAS_DOCKER)('pincer sandbox on the real Docker engine', () => {
   /** The CLI must merge plugin settings (prefix, registry, deployment) with agents.defaults.sandbox.docker (image). */
   const writeSandboxConfig = (name: string, defaultsDocker: Record<string, unknown>, pluginDocker: Record<string, unknown> = {}, workspace = dir) =>
     writeConfig(dir, (config) => {
-      config.plugins.push({ id: 'sandbox-docker', module: pluginModule('sandbox-docker'), settings: { deploymentId: DEPLOYMENT, docker: { containerPrefix: PREFIX, ...pluginDocker }, registryPath } });
+      config.plugins.push({ id: 'sandbox-docker', module: pluginModule('sandbox-docker'), inheritEnv: ['DOCKER_HOST'], settings: { deploymentId: DEPLOYMENT, docker: { containerPrefix: PREFIX, ...pluginDocker }, registryPath } });
       config.agents.defaults = { sandbox: { mode: 'all', scope: 'session', workspaceAccess: 'rw', docker: defaultsDocker } };
       config.agents.list = [{ id: 'main', default: true, workspace }, { id: 'ops', workspace }];
     }, name);

@@ -145,7 +145,7 @@ describe('a healthy plugin over fd 3', () => {
 
   it('lists skills of a skill source', async () => {
     const { host } = start();
-    expect(await host.listSkills('echo', 'echo-skills')).toEqual({ version: 'v1', skills: [{ name: 'hello', dir: '/tmp/hello' }] });
+    expect(await host.listSkills('echo', { label: 'echo-skills' })).toEqual({ version: 'v1', skills: [{ name: 'hello', dir: '/tmp/hello' }], skipped: [] });
   });
 
   it('forwards stdout lines and $/log records to the logger tagged with the plugin id', async () => {

@@ -4,6 +4,7 @@ import { defineWorkspaceBackend } from '../../../sdk/sandbox/backend-definition.
 import { resolveSandboxConfig, type DockerBackendSettings, type SandboxSettings } from '../../../sdk/sandbox/config.js';
 import { SandboxError } from '../../../sdk/sandbox/errors.js';
 import type { SandboxRegistry } from '../../../sdk/sandbox/registry.js';
+import { dockerAdmin } from './admin.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { DockerWorkspace } from './docker-workspace.js';
 import { openDockerRegistry } from './registry-location.js';
@@ -32,6 +33,7 @@ export function createDockerPlugin(deps: { docker?: Docker; env?: NodeJS.Process
       defineWorkspaceBackend({
         id: 'docker',
         reopenWhenGone: true,
+        admin: dockerAdmin(deps),
         async open(params, ctx) {
           const settings = ctx.settings as DockerBackendSettings;
           const prep = (params.config ?? {}) as PrepareConfig;

@@ -3,6 +3,7 @@ import { defineWorkspaceBackend } from '../../../sdk/sandbox/backend-definition.
 import { SandboxError } from '../../../sdk/sandbox/errors.js';
 import type { SandboxScope } from '../../../sdk/sandbox/naming.js';
 import type { SshSettings } from './settings.js';
+import { sshAdmin } from './admin.js';
 import { SshWorkspace } from './ssh-workspace.js';
 
 /**
@@ -24,6 +25,7 @@ export function createSshPlugin() {
     sandboxBackends: [
       defineWorkspaceBackend({
         id: 'ssh',
+        admin: sshAdmin(),
         async open(params, ctx) {
           const settings = ctx.settings as SshPluginSettings;
           const prep = (params.config ?? {}) as { agentId?: string; agentWorkspaceDir?: string; ssh?: Partial<SshSettings> };

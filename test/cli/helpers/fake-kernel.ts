@@ -45,6 +45,10 @@ export class FakeKernel implements Kernel {
   async stop() {
     this.stopped = true;
   }
+  /** No backend plugin in the fake: every operator method is refused as the host refuses an undeclared one. */
+  sandboxAdmin: Kernel['sandboxAdmin'] = async (op) => {
+    throw Object.assign(new Error(`the fake kernel serves no sandbox/admin/${op}`), { code: 'CAPABILITY_NOT_SUPPORTED' });
+  };
   plugins(): PluginStatus[] {
     return this.options.plugins ?? [{ id: 'fs', state: 'ready', version: '0.1.0', protocolVersion: '1.0', restarts: 0, tools: 2 }];
   }
@@ -97,7 +101,9 @@ export function fakeApi(kernel: FakeKernel, overrides: Partial<KernelApi> = {}):
   return {
     loadConfig: async () => ({}),
     defaultConfig: () => ({}),
+    bundledPluginConfig: (id) => ({ id }),
     checkConfig: () => ({ ok: true, issues: [] }),
+    policyWarnings: () => [],
     createKernel: () => kernel,
     ...overrides,
   };

@@ -1,0 +1,4 @@
+import { serve } from '../../../sdk/plugin-api.js';
+import { createSkillsPlugin } from './plugin.js';
+
+serve(createSkillsPlugin());

@@ -1,0 +1,64 @@
+/**
+ * Pincer as a user gets it: `npm pack` of this checkout, installed globally into a temporary
+ * prefix, run from folders that have nothing to do with the repository.
+ */
+import { execFile, type ExecFileOptions } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+export const REPO = resolve(import.meta.dirname, '../..');
+
+export interface Run { code: number; stdout: string; stderr: string }
+
+/** Quiet npm, no PINCER_* leaking in from the test's own environment. */
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  return { ...env, ...extra };
+}
+
+export function run(file: string, args: string[], options: ExecFileOptions & { input?: string } = {}): Promise<Run> {
+  return new Promise((done) => {
+    const child = execFile(file, args, { timeout: 600_000, maxBuffer: 64 * 1024 * 1024, env: cleanEnv(), ...options }, (error, stdout, stderr) => {
+      done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: String(stdout), stderr: String(stderr) });
+    });
+    if (options.input !== undefined) child.stdin?.end(options.input);
+  });
+}
+
+export async function mustRun(file: string, args: string[], options: ExecFileOptions = {}): Promise<string> {
+  const result = await run(file, args, options);
+  if (result.code !== 0) throw new Error(`${file} ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+export const temp = (prefix: string) => tempDir(`pincer-${prefix}-`);
+
+export interface PackedInstall {
+  tarball: string;
+  prefix: string;
+  bin: string;
+  /** The installed package's folder. */
+  root: string;
+}
+
+/** Packs the built checkout and installs the tarball into a fresh global prefix. */
+export async function packAndInstall(): Promise<PackedInstall> {
+  const packDir = temp('pack');
+  // dist/ is built by the suite's setup; `prepare` would only build it again.
+  await mustRun('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], { cwd: REPO });
+  const tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
+  const prefix = temp('prefix');
+  await mustRun('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', tarball], { cwd: packDir });
+  return { tarball, prefix, bin: join(prefix, 'bin', 'pincer'), root: join(prefix, 'lib', 'node_modules', 'pincer') };
+}
+
+/** An MCP client on `pincer serve` over stdio, as a client config would start it. */
+export async function connectServe(command: string, args: string[], cwd: string): Promise<Client> {
+  const transport = new StdioClientTransport({ command, args, cwd, env: cleanEnv() as Record<string, string>, stderr: 'pipe' });
+  const client = new Client({ name: 'packed-install-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
