@@ -17,7 +17,8 @@ const OUTBOX = path.resolve(import.meta.dirname, '../plugins/channel-outbox/src/
 
 export async function runMessageBench(options: { timeMs?: number } = {}): Promise<Record<string, unknown>> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'pincer-bench-message-'));
-  const kernel = createKernel({ plugins: [{ id: 'channel-outbox', module: OUTBOX, settings: { dir: path.join(scratch, 'kernel') } }], tools: { profile: 'messaging' } }, { logger: () => undefined });
+  // The kernel works in the scratch dir: the bundled plugin code (this checkout) must lie outside its workspace.
+  const kernel = createKernel({ plugins: [{ id: 'channel-outbox', module: OUTBOX, settings: { dir: path.join(scratch, 'kernel') } }], tools: { profile: 'messaging' } }, { logger: () => undefined, cwd: scratch });
   await kernel.start();
   const journal = new Journal({ dir: path.join(scratch, 'direct'), name: 'outbox' });
   const toolSet = kernel.assembleTools({ channel: 'outbox' });

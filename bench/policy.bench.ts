@@ -18,6 +18,8 @@ const pluginTools = Array.from({ length: 24 }, (_, i) => ({ name: `p${i % 8}_too
 const tools = [...coreNames.map((name) => ({ name })), ...pluginTools];
 const names = tools.map((t) => t.name);
 const policy = { allow: ['group:fs', 'group:runtime', 'sessions_*', 'web_*', 'plugin-1', 'p2_*', 'message', 'Bash'], deny: ['process', '*_spawn', 'group:ui'] };
+/** A typical allow list: groups, globs, plugin ids and plain names. */
+const groupList = ['group:fs', 'group:runtime', 'group:web', 'sessions_*', 'plugin-1', 'read', 'Bash', 'group:plugins'];
 const restriction3 = intersectToolAllowlists([['group:fs', 'exec', 'sessions_*', 'p*'], ['*_list', 'read', 'write', 'p1_*', 'exec', 'sessions_history'], ['read', 'exec', 'sessions_list', 'p1_tool_9']]);
 
 /** The obvious implementation: compile every entry into a fresh regex for every name. */
@@ -66,7 +68,7 @@ async function loadReference() {
   const shared = await import(chunk('tool-policy-shared-'));
   const plan = await import(chunk('attempt-tool-construction-plan-'));
   const restrictions = [['group:fs', 'exec', 'sessions_*', 'p*'], ['*_list', 'read', 'write', 'p1_*', 'exec', 'sessions_history'], ['read', 'exec', 'sessions_list', 'p1_tool_9']];
-  return { matcher: match.r, apply: plan.t, allow: shared.r([...new Set(restrictions.flat())], restrictions) };
+  return { matcher: match.r, apply: plan.t, expand: shared.o as (list: string[]) => string[], allow: shared.r([...new Set(restrictions.flat())], restrictions) };
 }
 
 export async function runPolicyBench() {
@@ -78,10 +80,12 @@ export async function runPolicyBench() {
     'naive toolsAllow 60 tools x 3': () => tools.filter((t) => restriction3 && [0, 1, 2].every((i) => naiveMatcher({ allow: [['group:fs', 'exec', 'sessions_*', 'p*'], ['*_list', 'read', 'write', 'p1_*', 'exec', 'sessions_history'], ['read', 'exec', 'sessions_list', 'p1_tool_9']][i], deny: [] })(t.name))),
     'pipeline 60 tools, 8 plugins, all layers (cold)': assembleOnce,
     'pipeline 60 tools, 8 plugins, all layers (warm)': assembleWarm,
+    expandToolGroups: () => toolPolicy.expandToolGroups(groupList),
   };
   if (reference) {
     tasks['reference matcher + 60 names'] = () => { const m = reference.matcher(policy); for (const n of names) m(n); };
     tasks['reference toolsAllow 60 tools x 3'] = () => reference.apply(tools, reference.allow);
+    tasks['reference expandToolGroups'] = () => reference.expand(groupList);
   }
   const r = await measure(tasks);
   const rows = Object.values(r).map((m) => ({ task: m.name, 'median µs': Math.round(m.medianUs * 100) / 100 }));
@@ -95,6 +99,9 @@ export async function runPolicyBench() {
         toolsAllowVsReference: ratio(r['toolsAllow 60 tools x 3 restrictions'], r['reference toolsAllow 60 tools x 3']),
       } : {}),
     },
+    expandToolGroups: reference
+      ? { value: ratio(r.expandToolGroups!, r['reference expandToolGroups']!), figure: `${r.expandToolGroups!.medianUs.toFixed(2)} vs ${r['reference expandToolGroups']!.medianUs.toFixed(2)} µs` }
+      : { figure: `${r.expandToolGroups!.medianUs.toFixed(2)} µs (ours alone)` },
     pipelineColdMedianUs: r['pipeline 60 tools, 8 plugins, all layers (cold)'].medianUs,
     pipelineWarmMedianUs: r['pipeline 60 tools, 8 plugins, all layers (warm)'].medianUs,
     pipelineLayers: assembleOnce().layers.length,

@@ -2,9 +2,23 @@ import { createHash } from 'node:crypto';
 import { isPlainObject } from '../shared/plain-object.js';
 import { stableStringify } from '../shared/stable-stringify.js';
 
+// A run hashes the same text again and again: each call's params at check, start and outcome,
+// and a repeated call's identical result. Short texts keep their digest; bounded, oldest evicted.
+const DIGEST_MEMO_LIMIT = 512;
+const MEMO_TEXT_MAX = 2048;
+const digests = new Map<string, string>();
+
 /** sha256 hex of the stable text of a value. */
 export function digestValue(value: unknown): string {
-  return createHash('sha256').update(stableStringify(value)).digest('hex');
+  const text = stableStringify(value);
+  if (text.length > MEMO_TEXT_MAX) return createHash('sha256').update(text).digest('hex');
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(text).digest('hex');
+    if (digests.size >= DIGEST_MEMO_LIMIT) digests.delete(digests.keys().next().value as string);
+    digests.set(text, digest);
+  }
+  return digest;
 }
 
 /**

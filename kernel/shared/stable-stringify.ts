@@ -4,10 +4,11 @@
  * hash helper that throws would turn a model's odd params into a gate failure.
  */
 export function stableStringify(value: unknown): string {
-  return write(value, new Set());
+  return write(value, undefined);
 }
 
-function write(value: unknown, ancestors: Set<object>): string {
+// Built by concatenation, not arrays joined: this runs up to four times per gated call.
+function write(value: unknown, ancestors: Set<object> | undefined): string {
   if (value === undefined) return 'undefined';
   if (value === null) return 'null';
   switch (typeof value) {
@@ -24,6 +25,7 @@ function write(value: unknown, ancestors: Set<object>): string {
       return JSON.stringify(`[${typeof value}]`);
   }
   const object = value as object;
+  ancestors ??= new Set();
   if (ancestors.has(object)) return '"[Circular]"';
   ancestors.add(object);
   try {
@@ -41,16 +43,19 @@ function writeObject(object: object, ancestors: Set<object>): string {
     return write({ type: 'Uint8Array', base64: Buffer.from(object).toString('base64') }, ancestors);
   }
   if (Array.isArray(object)) {
-    return `[${object.map((entry) => write(entry, ancestors)).join(',')}]`;
+    let text = '[';
+    // A hole renders as nothing (as map + join did); an explicit undefined as `undefined`.
+    for (let i = 0; i < object.length; i++) text += (i > 0 ? ',' : '') + (i in object ? write(object[i], ancestors) : '');
+    return `${text}]`;
   }
   const toJSON = (object as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') return write(toJSON.call(object), ancestors);
   const record = object as Record<string, unknown>;
-  const fields: string[] = [];
+  let text = '{';
   for (const key of Object.keys(record).sort()) {
     // Match JSON: a key whose value is undefined is the same as an absent key.
     if (record[key] === undefined) continue;
-    fields.push(`${JSON.stringify(key)}:${write(record[key], ancestors)}`);
+    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:${write(record[key], ancestors)}`;
   }
-  return `{${fields.join(',')}}`;
+  return `${text}}`;
 }

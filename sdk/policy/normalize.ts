@@ -12,7 +12,7 @@ export function foldToolName(value: unknown): string {
 
 // Tool names repeat across every run; remembering their normalized form is cheaper than
 // trimming and lower-casing again. Bounded, with the oldest entry evicted first.
-const NORMALIZED_CACHE_LIMIT = 4096;
+const NORMALIZED_CACHE_LIMIT = 65_536;
 const normalizedCache = new Map<string, string>();
 
 /** The policy id a name or alias matches under. Non-strings normalize to `''`. */
