@@ -25,6 +25,7 @@ import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-pl
 import { WorkspaceRouter } from './workspace/router.js';
 import { createSandboxAdmin, type SandboxAdmin } from './workspace/sandbox-admin.js';
 import { createSkillsService, type KernelSkills } from './skills/service.js';
+import { skillRootsOf } from './skills/skill-roots.js';
 import { createKernelTurns, type HostTurnRequest, type KernelTasks } from './turns/kernel-turns.js';
 import type { StartedTurn } from './turns/turn-service.js';
 import type { TurnRunner } from './turns/types.js';
@@ -106,7 +107,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   // No plugin may start from where an agent can write (its workspace, a sandbox mount).
   const host = createPluginHost({
     plugins, logger: log, workspaceRoots, sharesSurface: sharesSurfaceOf(config),
-    confinement: { config: config.confinement, workspaces: agentWorkspacesOf(config, cwd) },
+    confinement: { config: config.confinement, workspaces: agentWorkspacesOf(config, cwd), skillRoots: skillRootsOf(config, cwd) },
   });
   const sandboxAdmin = createSandboxAdmin(host, config, cwd);
   const surfaces = new SurfaceCache(host, plugins.map((plugin) => plugin.id));

@@ -1,3 +1,4 @@
+import { hostPidOfSleep } from '../helpers/host-pid.js';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,8 +20,8 @@ function alive(pid: number): boolean {
 }
 
 /** A subagent whose only step is a long command that writes its pid first. */
-function sleeper(pidFile: string): string {
-  return JSON.stringify({ steps: [{ tool: 'exec', params: { command: `echo $$ > ${pidFile}; exec sleep 300`, timeout: 600 } }] });
+function sleeper(marker: string): string {
+  return JSON.stringify({ steps: [{ tool: 'exec', params: { command: `exec sleep ${marker}`, timeout: 600 } }] });
 }
 
 describe('cancelling tasks reaches the real work', () => {
@@ -36,10 +37,11 @@ describe('cancelling tasks reaches the real work', () => {
   });
 
   async function spawnSleeper(name: string): Promise<{ taskId: string; pid: number }> {
-    const spawned = await t.kernel.assembleTools({ runId: `parent-${name}` }).execute('sessions_spawn', { task: sleeper(name), label: name });
+    // The command may run in its own PID namespace: its host pid is found by a unique marker.
+    const marker = `300.${process.pid}${name.charCodeAt(name.length - 1)}`;
+    const spawned = await t.kernel.assembleTools({ runId: `parent-${name}` }).execute('sessions_spawn', { task: sleeper(marker), label: name });
     const taskId = (spawned.details as { taskId: string }).taskId;
-    const pidFile = path.join(t.workspace, name);
-    const pid = await eventually(() => (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() ? Number(readFileSync(pidFile, 'utf8')) : undefined), `${name} to start`);
+    const pid = await eventually(() => hostPidOfSleep(marker), `${name} to start`);
     expect(alive(pid)).toBe(true);
     await eventually(async () => ((await t.kernel.tasks.get(taskId))?.state === 'running' ? true : undefined), `${name} to be running`);
     return { taskId, pid };

@@ -14,7 +14,13 @@ const temp = new TempDirs();
 /** The embedded default (bundled fs, shell, local backend, skills) with private skill dirs and the guard hook plugin. */
 function configFor(workspace: string, home: string, team: string): PincerConfig {
   const base = defaultConfig({ cwd: workspace });
-  const plugins = (base.plugins ?? []).map((p) => (p.id === 'skills' ? { ...p, settings: { managedDir: join(home, 'managed'), personalDir: join(home, 'personal') } } : p));
+  // The local backend runs unconfined here: a skill directory a third-party plugin contributes
+  // (team-skills, under /tmp) is not among the skill roots a confined backend is granted at spawn
+  // (a known gap, docs/confinement.md); confinement has its own attack tests in test/confine.
+  const plugins = (base.plugins ?? []).map((p) =>
+    p.id === 'skills' ? { ...p, settings: { managedDir: join(home, 'managed'), personalDir: join(home, 'personal') } }
+    : p.id === 'sandbox-local' ? { ...p, settings: { exec: { mode: 'danger-full-access' } } }
+    : p);
   return {
     plugins: [...plugins, { id: 'guard', module: guard }, { id: 'team-skills', module: teamSkills, settings: { dir: team } }],
     agents: {

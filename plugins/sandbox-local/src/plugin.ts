@@ -14,6 +14,8 @@ export const SANDBOX_LOCAL_CONFINEMENT = {
   filesystem: [
     { path: '/', access: 'ro' },
     { path: '${workspace}', access: 'rw' },
+    // Skill directories outside the workspace, mounted read-only into local sessions.
+    { path: '${skillRoots}', access: 'ro' },
   ],
   network: 'none',
   spawn: true,
