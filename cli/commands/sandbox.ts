@@ -114,17 +114,19 @@ function pruneRule(values: Values): { idleHours?: number; maxAgeDays?: number } 
 }
 
 /** The ssh backend's remote workspace copies no session holds, when the config has an ssh backend plugin. */
-async function sshPrune(kernel: KernelSession['kernel'], config: KernelSession['config'], given: { idleHours?: number; maxAgeDays?: number }): Promise<string[] | undefined> {
+async function sshPrune(kernel: KernelSession['kernel'], config: KernelSession['config'], given: { idleHours?: number; maxAgeDays?: number }) {
   if (pluginSettings(config, 'sandbox-ssh')?.ssh === undefined) return undefined;
-  return (await adminCall(kernel, 'prune', { backend: 'ssh', ...given })).removed;
+  return adminCall(kernel, 'prune', { backend: 'ssh', ...given });
 }
 
 async function prune(ctx: CliContext, { kernel, config }: KernelSession, given: { idleHours?: number; maxAgeDays?: number }, json?: boolean): Promise<number> {
   const hasDocker = pluginSettings(config, 'sandbox-docker') !== undefined;
-  const ssh = await sshPrune(kernel, config, given);
-  if (!hasDocker && ssh === undefined) throw new CliError('CONFIG', 'the config has no sandbox-docker or sandbox-ssh plugin entry: no sandbox to prune', { hint: "add the backend's plugin entry (pincer init --sandbox non-main writes one)" });
+  const sshResult = await sshPrune(kernel, config, given);
+  const ssh = sshResult?.removed;
+  if (!hasDocker && sshResult === undefined) throw new CliError('CONFIG', 'the config has no sandbox-docker or sandbox-ssh plugin entry: no sandbox to prune', { hint: "add the backend's plugin entry (pincer init --sandbox non-main writes one)" });
   const docker = hasDocker ? await adminCall(kernel, 'prune', { backend: LIFECYCLE_BACKEND, ...given }) : undefined;
-  const rule = docker?.rule ?? { idleHours: given.idleHours ?? 24, maxAgeDays: given.maxAgeDays ?? 7 };
+  // The rule as a backend applied it (its configured defaults for what the flags left out).
+  const rule = (docker ?? sshResult)!.rule;
   const removed = docker?.removed ?? [];
   const parts = [rule.idleHours > 0 ? `idle > ${rule.idleHours}h` : '', rule.maxAgeDays > 0 ? `older than ${rule.maxAgeDays}d` : ''].filter(Boolean);
   if (json) outJson(ctx, { rule, removed, ...(ssh ? { ssh } : {}) });

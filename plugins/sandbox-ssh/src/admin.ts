@@ -6,12 +6,13 @@
 import type { SandboxAdminAgent, SandboxCheckStep } from '../../../protocol/index.js';
 import type { HandlerContext, SandboxAdminHandlers } from '../../../sdk/plugin-api.js';
 import { SshConnection } from './connection.js';
+import { DEFAULT_PRUNE_IDLE_HOURS, DEFAULT_PRUNE_MAX_AGE_DAYS } from '../../../sdk/sandbox/constants.js';
 import { sshPluginDataDir } from './data-dir.js';
 import { pruneRemoteCopiesOf } from './prune.js';
 import { SshSettingsSchema, type SshSettings } from './settings.js';
 
-/** As the docker backend's defaults: idle a day, or a week old. */
-const DEFAULT_PRUNE = { idleHours: 24, maxAgeDays: 7 };
+/** The same defaults as the docker backend's prune rule. */
+const DEFAULT_PRUNE = { idleHours: DEFAULT_PRUNE_IDLE_HOURS, maxAgeDays: DEFAULT_PRUNE_MAX_AGE_DAYS };
 
 async function checkOne(settings: Record<string, unknown>): Promise<{ ok: boolean; checks: SandboxCheckStep[] }> {
   const checks: SandboxCheckStep[] = [];
