@@ -2,8 +2,8 @@
  * Pincer as a user gets it: `npm pack` of this checkout, installed globally into a temporary
  * prefix, run from folders that have nothing to do with the repository.
  */
-import { execFile, type ExecFileOptions } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { execFile, execFileSync, type ExecFileOptions } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -13,9 +13,36 @@ export const REPO = resolve(import.meta.dirname, '../..');
 
 export interface Run { code: number; stdout: string; stderr: string }
 
+/**
+ * better-sqlite3's install fetches a prebuilt binary from GitHub and compiles SQLite from source
+ * when it cannot (about two minutes of both cores per install here, where only the npm registry
+ * is reachable). A user's machine gets the prebuilt binary; so do these installs, from a folder
+ * holding the binary this checkout's `npm ci` built, under the name prebuild-install looks for.
+ */
+const prebuilds = (() => {
+  let dir: string | undefined;
+  return (): string => {
+    if (dir) return dir;
+    dir = tempDir('pincer-prebuilds-');
+    const pkg = join(REPO, 'node_modules/better-sqlite3');
+    const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string };
+    const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+    execFileSync('tar', ['-czf', join(dir, name), '-C', pkg, 'build/Release/better_sqlite3.node']);
+    return dir;
+  };
+})();
+
 /** Quiet npm, no PINCER_* leaking in from the test's own environment. */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NO_COLOR: '1',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+    npm_config_better_sqlite3_local_prebuilds: prebuilds(),
+  };
   return { ...env, ...extra };
 }
 
