@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { execa } from 'execa';
 import type { ExecOutcome } from '../../../../sdk/sandbox/shell/exec-outcome.js';
 import type { OutputTranscript } from '../../../../sdk/sandbox/shell/transcript.js';
@@ -12,6 +12,35 @@ import { reaper } from './reaper.js';
  * moment in which it runs unregistered. `exec` keeps the pid, so the group is the same.
  */
 const START_GATE = 'IFS= read -r _ <&3 || exit 125; exec 3<&-; exec /bin/sh -c "$1"';
+
+/** What the sandboxed gate writes on fd 3 when the command left processes running. */
+const STRAYS_SIGNAL = 's';
+
+/**
+ * The same gate inside bubblewrap's PID namespace. There the host cannot tell strays from
+ * bubblewrap's own init, which may still be exiting when the outer bwrap has (it reports the
+ * status before its init is gone), so the group probe would report strays that never were.
+ * The gate shell looks instead: after the command, any live process of its PID namespace other
+ * than itself and its parent (bubblewrap's init) is a stray; it says so on fd 3 and kills it.
+ * Pids are read from /proc/self/stat, not `$$`: in a confined plugin the /proc it sees is its
+ * parent namespace's, so the namespace is compared by the identity of `ns/pid`.
+ */
+const SANDBOXED_START_GATE = [
+  'IFS= read -r _ <&3 || exit 125',
+  // The gate's own stderr is muted: the shell's "Terminated" when the command dies of a signal is not the command's output.
+  'exec 4>&2 2>/dev/null',
+  '/bin/sh -c "$1" 2>&4 3>&- 4>&-',
+  'rc=$?',
+  'read -r me _ _ init _ < /proc/self/stat',
+  'for p in /proc/[0-9]*; do',
+  '  case ${p#/proc/} in "$me"|"$init") continue;; esac',
+  '  [ "$p/ns/pid" -ef /proc/self/ns/pid ] || continue',
+  '  IFS= read -r st < "$p/stat" 2>/dev/null || continue',
+  '  case $st in *") Z "*) continue;; esac',
+  `  printf '${STRAYS_SIGNAL}' >&3; kill -KILL -1 2>/dev/null; break`,
+  'done',
+  'exit $rc',
+].join('\n');
 
 /** After the shell exited, how long its output pipes may stay open before we stop reading. */
 const STREAM_GRACE_MS = 2_000;
@@ -41,7 +70,7 @@ export interface RunCommandOptions {
 export async function runCommand(command: string, options: RunCommandOptions): Promise<ExecOutcome> {
   options.signal?.throwIfAborted();
   const started = performance.now();
-  const shell = ['/bin/sh', '-c', START_GATE, 'pincer', command];
+  const shell = ['/bin/sh', '-c', options.sandbox ? SANDBOXED_START_GATE : START_GATE, 'pincer', command];
   // bubblewrap passes fd 3 (the gate) through and keeps the shell in its own process group.
   const [file, ...args] = options.sandbox ? ['bwrap', ...options.sandbox, '--', ...shell] : shell;
   const child = execa(file!, args, {
@@ -61,13 +90,17 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     throw spawnFailure(failure.cause);
   }
   const untrack = reaper.track(pid);
-  (child.stdio[3] as unknown as Writable).end('\n'); // registered: open the gate
+  const gate = child.stdio[3] as unknown as Duplex;
+  let strays = false;
+  gate.on('data', (chunk: Buffer) => {
+    if (chunk.includes(STRAYS_SIGNAL)) strays = true;
+  });
+  gate.end('\n'); // registered: open the gate
   child.stdout?.on('data', (chunk: Buffer) => options.transcript.push('stdout', chunk));
   child.stderr?.on('data', (chunk: Buffer) => options.transcript.push('stderr', chunk));
-  let strays = false;
   // The leader's exit is the end of the command: reap what it left running so the pipes close.
   child.once('exit', () => {
-    strays = signalGroup(pid, 0);
+    if (!options.sandbox) strays = signalGroup(pid, 0);
     signalGroup(pid, 'SIGKILL');
     // A process that left the group (its own setsid) may still hold the pipes: stop waiting for it.
     setTimeout(() => [child.stdout, child.stderr].forEach((s) => s?.destroy()), STREAM_GRACE_MS).unref();
