@@ -1,8 +1,11 @@
 /**
  * The `nodes` tool's command tables. The generic `invoke` is an escape hatch, so it is
- * fenced: shell commands belong to `exec`, media-returning commands to their dedicated
- * actions (a base64 payload would flood the model's context), and path-policied file
- * transfers to the file-transfer tool, the only place their path policy and approvals run.
+ * fenced: shell commands, media-returning commands (a base64 payload would flood the model's
+ * context) and path-policied file transfers never run through it. Only media has a dedicated
+ * action in Pincer today. The reference sends shell commands to `exec` with `host=node` and
+ * file transfers to a file-transfer tool; Pincer has neither yet, so those refusals say that
+ * no path exists instead of naming a tool the model would look for in vain (or, worse, the
+ * local `exec`, which runs in the agent's own sandbox and not on the device).
  * Commands compare lower-cased.
  */
 
@@ -26,13 +29,8 @@ export const MEDIA_ACTIONS: Readonly<Record<string, string>> = Object.freeze({
   screen_snapshot: 'screen.snapshot',
 });
 
-/** File-transfer commands whose path policy only the dedicated tool enforces. */
-const POLICY_REDIRECTS: Readonly<Record<string, string>> = Object.freeze({
-  'file.fetch': 'file_fetch',
-  'dir.list': 'dir_list',
-  'dir.fetch': 'dir_fetch',
-  'file.write': 'file_write',
-});
+/** File-transfer commands whose path policy only a dedicated file-transfer tool could enforce (none ships). */
+const POLICY_FENCED: ReadonlySet<string> = new Set(['file.fetch', 'dir.list', 'dir.fetch', 'file.write']);
 
 const MEDIA_BY_COMMAND: ReadonlyMap<string, string> = new Map(Object.entries(MEDIA_ACTIONS).map(([action, command]) => [command, action]));
 
@@ -42,8 +40,8 @@ export interface InvokeRefusal {
   code: InvokeRefusalCode;
   message: string;
   hint: string;
-  /** The tool or action to use instead. */
-  use: string;
+  /** The `nodes` action to use instead; absent when Pincer has no path for the command yet. */
+  use?: string;
 }
 
 /** Why the generic `invoke` must not run `command`, or undefined when it may. */
@@ -52,15 +50,17 @@ export function refuseGenericInvoke(command: string): InvokeRefusal | undefined 
   const quoted = JSON.stringify(command.slice(0, 100));
   // `system.run`, `system.run.prepare` and any later `system.run*` variant.
   if (name.startsWith('system.run')) {
-    return { code: 'SHELL_COMMAND_REFUSED', use: 'exec', message: `invokeCommand ${quoted} is reserved for shell execution; nodes.invoke never runs shell commands.`, hint: 'Use the exec tool for commands.' };
+    return {
+      code: 'SHELL_COMMAND_REFUSED',
+      message: `invokeCommand ${quoted} is reserved for shell execution; nodes.invoke never runs shell commands.`,
+      hint: 'Pincer has no way yet to run a shell command on a node (the exec tool runs in this agent\'s own sandbox, not on the node).',
+    };
   }
-  const fileTool = POLICY_REDIRECTS[name];
-  if (fileTool) {
+  if (POLICY_FENCED.has(name)) {
     return {
       code: 'FILE_COMMAND_REFUSED',
-      use: fileTool,
       message: `invokeCommand ${quoted} enforces a path-allowlist policy and cannot be invoked through the generic nodes.invoke surface.`,
-      hint: `Use the dedicated file-transfer tool "${fileTool}".`,
+      hint: 'Pincer has no file-transfer tool for nodes yet, so this command cannot be run on a node.',
     };
   }
   const mediaAction = MEDIA_BY_COMMAND.get(name);

@@ -90,7 +90,7 @@ async function execute(binding: NodesBinding, caller: EndpointCaller, params: Re
     const command = requiredString(params, 'invokeCommand', 'for action "invoke"');
     // Refused before the node is even chosen: no node may be handed these through the generic surface.
     const refusal = refuseGenericInvoke(command);
-    if (refusal) throw new FamilyToolError(refusal.code, refusal.message, refusal.hint, { invokeCommand: command, use: refusal.use });
+    if (refusal) throw new FamilyToolError(refusal.code, refusal.message, refusal.hint, { invokeCommand: command, ...(refusal.use ? { use: refusal.use } : {}) });
     const invokeParams = parseInvokeParams(optionalString(params, 'invokeParamsJson'));
     const node = pickNode(binding, optionalString(params, 'node'));
     const payload = await run(binding, caller, node, command, invokeParams, ctx);

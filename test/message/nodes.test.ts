@@ -59,20 +59,26 @@ describe('the generic invoke is fenced', () => {
 
   const invoke = (invokeCommand: string, extra: Record<string, unknown> = {}) => kernel.assembleTools({}).execute('nodes', { action: 'invoke', invokeCommand, ...extra });
 
+  const NO_SHELL = 'no way yet to run a shell command on a node';
+  const NO_FILE = 'no file-transfer tool for nodes yet';
   it.each([
-    ['system.run', 'SHELL_COMMAND_REFUSED', 'Use the exec tool'],
-    ['system.run.prepare', 'SHELL_COMMAND_REFUSED', 'Use the exec tool'],
-    ['SYSTEM.RunAs', 'SHELL_COMMAND_REFUSED', 'Use the exec tool'],
-    ['camera.snap', 'MEDIA_COMMAND_REFUSED', 'Use action="camera_snap"'],
-    ['screen.record', 'MEDIA_COMMAND_REFUSED', 'Use action="screen_record"'],
-    ['file.fetch', 'FILE_COMMAND_REFUSED', 'Use the dedicated file-transfer tool "file_fetch"'],
-    ['dir.list', 'FILE_COMMAND_REFUSED', 'Use the dedicated file-transfer tool "dir_list"'],
-  ])('refuses %s with %s, naming the right tool, before the node sees it', async (command, code, hint) => {
+    ['system.run', 'SHELL_COMMAND_REFUSED', NO_SHELL, undefined],
+    ['system.run.prepare', 'SHELL_COMMAND_REFUSED', NO_SHELL, undefined],
+    ['SYSTEM.RunAs', 'SHELL_COMMAND_REFUSED', NO_SHELL, undefined],
+    ['camera.snap', 'MEDIA_COMMAND_REFUSED', 'Use action="camera_snap"', 'camera_snap'],
+    ['screen.record', 'MEDIA_COMMAND_REFUSED', 'Use action="screen_record"', 'screen_record'],
+    ['file.fetch', 'FILE_COMMAND_REFUSED', NO_FILE, undefined],
+    ['dir.list', 'FILE_COMMAND_REFUSED', NO_FILE, undefined],
+  ])('refuses %s with %s before the node sees it, naming only a path that exists', async (command, code, hint, use) => {
     const before = received().length;
     const result = await invoke(command, { invokeParamsJson: '{"command":"id"}' });
     expect(result.isError).toBe(true);
     expect(errorCode(result)).toBe(code);
     expect(textOf(result)).toContain(hint);
+    // The reference's targets (exec with host=node, the file-transfer tools) do not exist here.
+    expect(textOf(result)).not.toMatch(/use the exec tool|host=node|file_fetch|dir_list|dir_fetch|file_write/i);
+    expect((result.details as Record<string, unknown>).use).toBe(use);
+    if (use) expect(kernel.assembleTools({}).tools.find((tool) => tool.name === 'nodes')?.inputSchema).toMatchObject({ properties: { action: { enum: expect.arrayContaining([use]) } } });
     expect(received()).toHaveLength(before);
   });
 
