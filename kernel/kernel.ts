@@ -112,7 +112,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const sandboxAdmin = createSandboxAdmin(host, config, cwd);
   const surfaces = new SurfaceCache(host, plugins.map((plugin) => plugin.id));
   const families = new FamilyTools(host, config);
-  const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath });
+  const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath, plugins });
   const skills = createSkillsService({ host, config, resolveRun, cwd, configPath: options.configPath, log });
   const router = new WorkspaceRouter(host, (placement) => skills.prepareConfig(placement));
   // Policy warnings have their own source, so a door that shows a ToolSet's warnings can leave these log lines out.

@@ -4,11 +4,12 @@
  * and senders match config keys trimmed and case-insensitively.
  */
 import { resolve } from 'node:path';
-import type { AgentConfig, PincerConfig, SandboxConfig, SandboxMode } from '../config/schema.js';
+import type { AgentConfig, PincerConfig, PluginConfig, SandboxConfig, SandboxMode } from '../config/schema.js';
 import { resolveAgentSandbox } from '../config/sandbox-merge.js';
 import { findById, isSessionSandboxed, resolveModelRef, resolveRunSessionKey } from '../policy/index.js';
 import type { RunContext } from '../policy/index.js';
 import { normalizeBackendId } from '../workspace/backends.js';
+import { createPluginCodePaths } from '../workspace/plugin-code-paths.js';
 import { createProtectedPaths } from '../workspace/protected-paths.js';
 import type { SessionPlacement } from '../workspace/router.js';
 import { RunContextError } from './errors.js';
@@ -56,6 +57,8 @@ export interface RunResolverOptions {
   cwd: string;
   /** The config file the kernel loaded; protected from tools when it lies inside a workspace. */
   configPath?: string;
+  /** The plugin entries the host runs (the MCP bridge's included): the code of those allowed inside a workspace is protected there. */
+  plugins?: readonly PluginConfig[];
 }
 
 export type RunResolver = (run: RunContext) => ResolvedRun;
@@ -70,7 +73,8 @@ export function createRunResolver(config: PincerConfig, options: RunResolverOpti
   const list = config.agents?.list ?? [];
   const agentsById = Object.fromEntries(list.map((agent) => [agent.id, agent]));
   const workspaces = [undefined, ...list].map((agent) => workspaceOf(config, agent, cwd));
-  const protectedPaths = createProtectedPaths(config.tools?.fs?.protectedPaths, options.configPath && resolve(cwd, options.configPath), workspaces);
+  const pluginCode = createPluginCodePaths(options.plugins ?? config.plugins ?? []);
+  const protectedPaths = createProtectedPaths(config.tools?.fs?.protectedPaths, options.configPath && resolve(cwd, options.configPath), workspaces, pluginCode);
 
   /** What the run's ids resolve to, cached per shape (bounded): assembly is a hot path. */
   const shapes = new Map<string, RunShape>();

@@ -34,7 +34,9 @@ function bundledManifest(root: string, id: string): string | undefined {
 /**
  * Pincer's own source checkout (a git work tree) inside `workspace`: someone developing Pincer
  * with an agent. Only then may the bundled plugins run from inside the workspace (the host logs
- * it loudly); an installed package inside a workspace is refused, so install it elsewhere.
+ * it loudly, and their code, `dist/` with `node_modules/` and `package.json`, becomes protected
+ * paths of that workspace: workspace/plugin-code-paths.ts); an installed package inside a
+ * workspace is refused, so install it elsewhere.
  */
 function isOwnCheckoutInside(root: string, workspace: string): boolean {
   const rel = relative(resolve(workspace), root);

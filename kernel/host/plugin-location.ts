@@ -13,7 +13,7 @@ import { manifestPath } from './manifest.js';
 import type { PluginLogSink } from './plugin-log.js';
 
 /** Resolves symlinks of the longest existing prefix (the rest may not exist yet). */
-function canonical(p: string): string {
+export function canonicalPath(p: string): string {
   let head = path.resolve(p);
   const tail: string[] = [];
   for (;;) {
@@ -78,9 +78,9 @@ export function pluginCodePaths(config: PluginConfig, cwd: string, pathVar = con
 
 /** The first of the plugin's paths inside one of `roots` (as written or after symlinks), or undefined. */
 export function findPathInsideRoots(paths: readonly string[], roots: readonly string[]): { path: string; root: string } | undefined {
-  const rootForms = roots.map((root) => ({ root, forms: [path.resolve(root), canonical(root)] }));
+  const rootForms = roots.map((root) => ({ root, forms: [path.resolve(root), canonicalPath(root)] }));
   for (const p of paths) {
-    const forms = [path.resolve(p), canonical(p)];
+    const forms = [path.resolve(p), canonicalPath(p)];
     for (const { root, forms: rootPaths } of rootForms) {
       if (forms.some((f) => rootPaths.some((r) => within(f, r)))) return { path: p, root };
     }

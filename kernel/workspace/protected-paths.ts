@@ -1,8 +1,10 @@
 /**
  * The paths no tool may change, per workspace: `tools.fs.protectedPaths` (default `.git` and
  * `.pincer`) plus, always, the config file the kernel loaded when it lies inside the
- * workspace, so an agent cannot edit its own fences. Backends enforce the list after
- * canonical resolution; here it is only computed, once per workspace, at kernel creation.
+ * workspace, so an agent cannot edit its own fences, and the code of every plugin allowed to
+ * run from inside it (plugin-code-paths.ts), so an agent cannot edit what the host runs.
+ * Backends enforce the list after canonical resolution; here it is only computed, once per
+ * workspace, at kernel creation.
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
@@ -44,7 +46,12 @@ function inside(dir: string, file: string): string | undefined {
  * (assembly stays free of disk access); any other workspace is computed on first use.
  * An entry that is not a workspace-relative path is an error, never silently dropped.
  */
-export function createProtectedPaths(configured: readonly string[] | undefined, configFile: string | undefined, workspaces: Iterable<string>): (workspaceDir: string) => readonly string[] {
+export function createProtectedPaths(
+  configured: readonly string[] | undefined,
+  configFile: string | undefined,
+  workspaces: Iterable<string>,
+  pluginCode: (workspaceDir: string) => readonly string[] = () => [],
+): (workspaceDir: string) => readonly string[] {
   const base = (configured ?? DEFAULT_PROTECTED_PATHS).map((entry, index) => {
     const normalized = normalizeProtectedPath(entry);
     if ('path' in normalized) return normalized.path;
@@ -56,7 +63,7 @@ export function createProtectedPaths(configured: readonly string[] | undefined, 
   const compute = (workspaceDir: string): readonly string[] => {
     // The config as named and as resolved: a symlinked workspace or config path must not hide it.
     const candidates = configPath ? [inside(workspaceDir, configPath), inside(canonical(workspaceDir), canonical(configPath))] : [];
-    return Object.freeze([...new Set([...base, ...candidates.filter((path): path is string => path !== undefined)])]);
+    return Object.freeze([...new Set([...base, ...candidates.filter((path): path is string => path !== undefined), ...pluginCode(workspaceDir)])]);
   };
   for (const workspaceDir of workspaces) byWorkspace.set(workspaceDir, compute(workspaceDir));
   return (workspaceDir) => {

@@ -1,10 +1,11 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, defaultConfig, type Kernel } from '../../kernel/index.js';
 import { PluginConfigSchema } from '../../kernel/host/index.js';
 import { findPathInsideRoots, pluginCodePaths } from '../../kernel/host/plugin-location.js';
+import { createPluginCodePaths } from '../../kernel/workspace/plugin-code-paths.js';
 import { ROOT, fixture } from './helpers.js';
 
 const tmp = (name: string) => mkdtempSync(path.join(tmpdir(), `pincer-${name}-`));
@@ -42,6 +43,16 @@ describe('where a plugin’s code lies', () => {
  * The attack of issue 18: an agent with only file tools appends a line to a plugin's entry file in
  * its workspace; the next start of that plugin would run the line on the host.
  */
+describe('the code of a plugin allowed inside a workspace', () => {
+  it('becomes protected paths of that workspace: the top-level folder holding it, the nearest package.json, node_modules and the manifest', () => {
+    const code = createPluginCodePaths(defaultConfig({ cwd: ROOT }).plugins!);
+    expect(code(ROOT)).toEqual(['dist', 'node_modules', 'package.json', ...['fs', 'shell', 'sandbox-local', 'skills'].map((id) => `plugins/${id}/pincer-plugin.json`)]);
+    expect(code(tmp('elsewhere'))).toEqual([]);
+    // Without the override nothing is protected: such a plugin is refused before it runs.
+    expect(createPluginCodePaths(defaultConfig({ cwd: tmp('project') }).plugins!)(ROOT)).toEqual([]);
+  });
+});
+
 describe('a plugin installed inside an agent’s workspace', () => {
   let kernel: Kernel | undefined;
   afterEach(async () => {
@@ -68,7 +79,7 @@ describe('a plugin installed inside an agent’s workspace', () => {
     return { workspace, marker, config, entry: 'plugins/notes/writes-escape-sequences.js' };
   }
 
-  async function attack(setup: ReturnType<typeof setUp>, logs: string[] = []): Promise<{ result: string; toolNames: string[] }> {
+  async function attack(setup: ReturnType<typeof setUp>, logs: string[] = []): Promise<{ result: string; written: { isError?: boolean; details?: unknown } }> {
     kernel = createKernel(setup.config, { logger: (r) => void logs.push(`${r.level} ${r.message}`), cwd: setup.workspace });
     await kernel.start();
     const tools = kernel.assembleTools();
@@ -78,14 +89,14 @@ describe('a plugin installed inside an agent’s workspace', () => {
     expect(original).toContain('serveRaw');
     const payload = `\nimport('node:fs').then((fs) => fs.writeFileSync(${JSON.stringify(setup.marker)}, 'ran on the host'));\n`;
     const written = await tools.execute('write', { path: setup.entry, content: readFileSync(path.join(setup.workspace, setup.entry), 'utf8') + payload });
-    expect(written.isError, JSON.stringify(written)).toBeFalsy();
     const call = await tools.execute('fine', {}).then(text, (e: Error) => e.message);
-    return { result: call, toolNames: tools.tools.map((t) => t.name) };
+    return { result: call, written };
   }
 
   it('is refused: the agent’s edit of its entry file never runs', async () => {
     const setup = setUp(false);
-    const { result } = await attack(setup);
+    const { result, written } = await attack(setup);
+    expect(written.isError, JSON.stringify(written)).toBeFalsy(); // nothing protects a plugin that never runs
     expect(existsSync(setup.marker)).toBe(false);
     const notes = kernel!.plugins().find((p) => p.id === 'notes')!;
     expect(notes).toMatchObject({ state: 'failed', pid: undefined, lastError: { code: 'PLUGIN_LOCATION_REFUSED' } });
@@ -93,12 +104,16 @@ describe('a plugin installed inside an agent’s workspace', () => {
     expect(result).not.toContain('result');
   });
 
-  it('would run the edit with the developer override: which is why the override is explicit and logged', async () => {
+  it('runs with the developer override, logged loudly, but its code is then protected: the agent’s edit is refused', async () => {
     const setup = setUp(true);
+    const before = readFileSync(path.join(setup.workspace, setup.entry), 'utf8');
     const logs: string[] = [];
-    const { result } = await attack(setup, logs);
-    expect(result).toContain('result'); // the plugin started, from the edited file
-    await expect.poll(() => existsSync(setup.marker), { timeout: 5_000 }).toBe(true);
+    const { result, written } = await attack(setup, logs);
+    expect(written.isError).toBe(true);
+    expect(written.details).toMatchObject({ error: { code: 'PROTECTED_PATH' } });
+    expect(readFileSync(path.join(setup.workspace, setup.entry), 'utf8')).toBe(before);
+    expect(result).toContain('result'); // the plugin started, from the unedited file
+    expect(existsSync(setup.marker)).toBe(false);
     expect(logs.filter((l) => l.startsWith('warn DANGER: running plugin "notes"'))).toHaveLength(1);
   });
 
@@ -122,7 +137,30 @@ describe('a plugin installed inside an agent’s workspace', () => {
   });
 });
 
+/**
+ * Pincer's own checkout as the workspace (the Quickstart): the bundled plugins run from its
+ * `dist/`, so the agent must not be able to edit `dist/` (or `node_modules/`, `package.json`).
+ * The plugins run unconfined here: confined, the local backend happens to see the whole checkout
+ * read-only (its own code root), which holds only where bubblewrap can run plugins; the fence under
+ * test must hold without that. If it failed, the appended line is a comment, and the file is restored.
+ */
 describe('the embedded default', () => {
+  const target = 'dist/plugins/fs/src/main.js';
+  const absolute = path.join(ROOT, target);
+  let original = '';
+  let checkout: Kernel | undefined;
+  beforeAll(async () => {
+    original = readFileSync(absolute, 'utf8');
+    const config = defaultConfig({ cwd: ROOT });
+    const plugins = config.plugins!.map((entry) => ({ ...entry, dangerouslyUnconfined: true }));
+    checkout = createKernel({ ...config, plugins }, { logger: () => undefined, cwd: ROOT });
+    await checkout.start();
+  });
+  afterAll(async () => {
+    await checkout?.stop();
+    if (readFileSync(absolute, 'utf8') !== original) writeFileSync(absolute, original);
+  });
+
   it('loads the bundled plugins from the installed package, and lets them run inside the workspace only for Pincer’s own checkout', () => {
     const elsewhere = defaultConfig({ cwd: tmp('project') });
     for (const plugin of elsewhere.plugins!) {
@@ -131,5 +169,23 @@ describe('the embedded default', () => {
     }
     // This checkout is a git work tree: run from its own root, it is developing Pincer itself.
     expect(defaultConfig({ cwd: ROOT }).plugins!.every((p) => p.allowInsideWorkspace === true)).toBe(true);
+  });
+
+  it('refuses a write to the bundled fs plugin’s code from a run in the checkout (PROTECTED_PATH), and the file is unchanged', async () => {
+    const tools = checkout!.assembleTools();
+    const written = await tools.execute('write', { path: target, content: `${original}\n// appended by the agent\n` });
+    expect(written.details).toMatchObject({ error: { code: 'PROTECTED_PATH' } });
+    const edited = await tools.execute('edit', { path: 'package.json', oldText: '"name"', newText: '"name" ' });
+    expect(edited.details).toMatchObject({ error: { code: 'PROTECTED_PATH' } });
+    expect(readFileSync(absolute, 'utf8')).toBe(original);
+  });
+
+  it('shows the plugin code read-only to exec under the default local exec mode, while the command still runs', async () => {
+    const tools = checkout!.assembleTools();
+    const result = text(await tools.execute('exec', { command: `echo '// appended' >> ${target}; echo x >> node_modules/.pincer-probe; ls package.json` }));
+    expect(result.match(/Read-only file system/g)).toHaveLength(2);
+    expect(result).toContain('package.json'); // the Quickstart's `exec ls` works
+    expect(readFileSync(absolute, 'utf8')).toBe(original);
+    expect(existsSync(path.join(ROOT, 'node_modules/.pincer-probe'))).toBe(false);
   });
 });
