@@ -12,19 +12,32 @@
  * every verdict: stuck or not, level, detector, count, and the liveness signal. It prints the
  * agreement and a table of the disagreements by kind, with one example each.
  *
+ * With `--golden FILE [sequences]` it instead writes the seeded sequences and their verdicts to
+ * FILE, the golden file test/callpath/loop-golden.test.ts replays in CI (default 300 sequences,
+ * written to test/fixtures/loop/golden-verdicts.json). The verdicts are the release's when
+ * PINCER_REFERENCE_DIST is set (`"source": "release"`); without the release they are Pincer's
+ * own (`"source": "pincer"`), a regression lock rather than a parity proof, and the file says so.
+ *
  * The release's loop chunk imports a logger, a channel registry and file helpers that need
  * the release's own dependencies; a loader hook replaces those with stubs (a silent logger,
  * no channel send actions, empty modules), which the verdicts do not read.
  */
 import fc from 'fast-check';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createToolLoopDetector } from '../dist/kernel/loop/index.js';
 
 const dist = process.env.PINCER_REFERENCE_DIST;
-if (!dist) {
+const goldenAt = process.argv.indexOf('--golden');
+const goldenFile = goldenAt === -1 ? undefined : process.argv[goldenAt + 1];
+const positional = process.argv.slice(2).filter((arg, i, all) => arg !== '--golden' && all[i - 1] !== '--golden');
+if (goldenAt !== -1 && !goldenFile) {
+  console.error('usage: node scripts/loop-parity.mjs --golden FILE [sequences]');
+  process.exit(2);
+}
+if (!dist && !goldenFile) {
   console.error('set PINCER_REFERENCE_DIST to the reference release dist/ folder');
   process.exit(2);
 }
@@ -43,12 +56,16 @@ export async function resolve(specifier, context, next) {
   }
   return next(specifier, context);
 }`;
-register(`data:text/javascript,${encodeURIComponent(hook)}`);
-const chunk = readdirSync(dist).find((f) => /^tool-loop-detection-[\w-]+\.mjs$/.test(f));
-const ref = await import(pathToFileURL(join(dist, chunk)).href);
-const detect = ref.t;
-const recordCall = ref.r;
-const recordOutcome = ref.i;
+let chunk;
+let ref;
+if (dist) {
+  register(`data:text/javascript,${encodeURIComponent(hook)}`);
+  chunk = readdirSync(dist).find((f) => /^tool-loop-detection-[\w-]+\.mjs$/.test(f));
+  ref = await import(pathToFileURL(join(dist, chunk)).href);
+}
+const detect = ref?.t;
+const recordCall = ref?.r;
+const recordOutcome = ref?.i;
 
 // A small world, so that calls repeat, alternate and churn often.
 const TOOLS = ['read', 'write', 'exec', 'process', 'command_status', 'ls'];
@@ -131,7 +148,73 @@ function runReference(steps) {
   });
 }
 
-const sequences = Number(process.argv[2] ?? 5000);
+const SEED = 20260906;
+
+// Every verdict kind the golden file must hold; the rare ones (a poll or ping-pong warning with
+// the liveness signal) are found further on in the same seeded stream.
+const GOLDEN_KINDS = [
+  'critical:generic_repeat', 'critical:global_circuit_breaker', 'critical:known_poll_no_progress', 'critical:ping_pong',
+  'critical:unknown_tool_repeat', 'warning:argument_churn+liveness', 'warning:generic_repeat', 'warning:known_poll_no_progress',
+  'warning:known_poll_no_progress+liveness', 'warning:ping_pong', 'warning:ping_pong+liveness',
+];
+const goldenKind = (verdict) => verdict.split(':').slice(0, 2).join(':') + (verdict.split(':')[3] ? '+liveness' : '');
+
+/**
+ * Writes the first `count` seeded sequences and one side's verdicts (the release's when
+ * present), plus, from further on in the same stream, the first sequence reaching each kind
+ * the first `count` miss.
+ */
+function writeGolden(file, count) {
+  const source = dist ? 'release' : 'pincer';
+  const run = dist ? runReference : runOurs;
+  const params = new Map();
+  const outcomes = new Map();
+  const indexOf = (table, value) => {
+    const key = JSON.stringify(value);
+    if (!table.has(key)) table.set(key, table.size);
+    return table.get(key);
+  };
+  const reached = {};
+  const cases = [];
+  const stream = fc.sample(sequenceArb, { numRuns: 50_000, seed: SEED });
+  for (let index = 0; index < stream.length; index += 1) {
+    const missing = GOLDEN_KINDS.filter((kind) => !reached[kind]);
+    if (index >= count && missing.length === 0) break;
+    const sequence = stream[index];
+    const verdicts = run(sequence);
+    const kinds = verdicts.filter((v) => v !== 'fine').map(goldenKind);
+    if (index >= count && !kinds.some((kind) => missing.includes(kind))) continue;
+    for (const kind of kinds) reached[kind] = (reached[kind] ?? 0) + 1;
+    const stuck = verdicts.flatMap((verdict, i) => (verdict === 'fine' ? [] : [[i, verdict]]));
+    const steps = sequence.map(({ tool, params: p, outcome }) => [tool, indexOf(params, p), indexOf(outcomes, outcome.error ? { error: outcome.error.message } : outcome)]);
+    cases.push({ index, steps, stuck });
+  }
+  const golden = {
+    about: source === 'release'
+      ? `Verdicts of the reference release's loop detector (${chunk}) over seeded random call sequences, default config with enabled: true. Written by scripts/loop-parity.mjs --golden; replayed by test/callpath/loop-golden.test.ts.`
+      : 'Verdicts of Pincer\'s own loop detector (not the release\'s: it was not on the machine that wrote this file) over seeded random call sequences, default config with enabled: true: a regression lock, not a parity proof. Written by scripts/loop-parity.mjs --golden; rerun it with PINCER_REFERENCE_DIST set to replace them with the release\'s; replayed by test/callpath/loop-golden.test.ts.',
+    source,
+    seed: SEED,
+    firstSequences: count,
+    config: { enabled: true },
+    format: 'cases[].index is the sequence\'s place in the seeded stream; steps are [tool, params index, outcome index]; stuck lists [step, "level:detector:count[:livenessSignal]"], every other step is {stuck:false}. Driven as a gate drives it: check; a critical verdict records a loop veto, anything else records the call and its outcome ({error} is thrown as an Error with that message).',
+    reached: Object.fromEntries(Object.entries(reached).sort()),
+    params: [...params.keys()].map((key) => JSON.parse(key)),
+    outcomes: [...outcomes.keys()].map((key) => JSON.parse(key)),
+  };
+  // One case a line, so a change of verdicts shows as a readable diff.
+  const head = JSON.stringify(golden, null, 1).replace(/\n}$/, '');
+  writeFileSync(file, `${head},\n "cases": [\n${cases.map((c) => `  ${JSON.stringify(c)}`).join(',\n')}\n ]\n}\n`);
+  const steps = cases.reduce((sum, c) => sum + c.steps.length, 0);
+  console.log(`wrote ${file}: ${cases.length} sequences, ${steps} verdicts from ${source === 'release' ? `the release (${chunk})` : 'Pincer\'s detector'}; reached ${JSON.stringify(golden.reached)}`);
+}
+
+if (goldenFile) {
+  writeGolden(goldenFile, Number(positional[0] ?? 300));
+  process.exit(0);
+}
+
+const sequences = Number(positional[0] ?? 5000);
 let steps = 0;
 let agreeingSteps = 0;
 let agreeingSequences = 0;
@@ -139,7 +222,7 @@ let sequencesWithChurn = 0;
 const kinds = new Map();
 const reached = new Map();
 const kindOf = (verdict) => verdict.split(':').slice(0, 2).join(':');
-for (const sequence of fc.sample(sequenceArb, { numRuns: sequences, seed: 20260906 })) {
+for (const sequence of fc.sample(sequenceArb, { numRuns: sequences, seed: SEED })) {
   const ours = runOurs(sequence);
   const theirs = runReference(sequence);
   let allAgree = true;
