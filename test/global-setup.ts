@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /**
- * Compiles the project once before the integration tests, which spawn the compiled fixture
- * plugins (dist/test/fixtures/plugins/*.js). Type errors elsewhere in the tree do not stop the
+ * Compiles and bundles the project once before the integration tests, which spawn the compiled
+ * fixture plugins (dist/test/fixtures/plugins/*.js). Type errors elsewhere in the tree do not stop the
  * run (tsc still emits); a missing fixture does.
  */
-export default function setup(): void {
+export default async function setup(): Promise<void> {
   const root = path.resolve(import.meta.dirname, '..');
   // `npm test` compiles (and fails on type errors) before vitest starts; no second build.
   if (process.env.PINCER_BUILT === '1') return;
@@ -19,4 +20,7 @@ export default function setup(): void {
   }
   const probe = path.join(root, 'dist/test/fixtures/plugins/echo.js');
   if (!existsSync(probe)) throw new Error(`global-setup: ${probe} was not built`);
+  // As `npm run build` does: process entries run bundled (scripts/bundle-entries.mjs says why).
+  const { bundleEntries } = (await import(pathToFileURL(path.join(root, 'scripts/bundle-entries.mjs')).href)) as { bundleEntries(): Promise<unknown> };
+  await bundleEntries();
 }

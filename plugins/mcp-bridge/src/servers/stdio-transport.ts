@@ -5,13 +5,23 @@
  * JSON-RPC are reported (rate-limited), never fatal; a line over the size cap is dropped.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineReader } from './line-reader.js';
 import { TailBuffer } from './tail-buffer.js';
 
-const LIFELINE = fileURLToPath(new URL('./lifeline.js', import.meta.url));
+/**
+ * The compiled lifeline, found from the package root rather than beside this module: the bridge's
+ * entry is bundled (scripts/bundle-entries.mjs), so this code may run from a shared chunk.
+ */
+const LIFELINE = ((): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return join(dir, 'dist', 'plugins', 'mcp-bridge', 'src', 'servers', 'lifeline.js');
+})();
 
 /** What a server inherits from the bridge's environment when its config names nothing else. */
 export const SERVER_INHERITED_ENV = Object.freeze(['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ']);
