@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SyncProgress } from '../../plugins/sandbox-ssh/src/sync/sync-target.js';
@@ -102,6 +102,31 @@ describe.skipIf(!HAS_SSH)('ssh sync: host to remote before each call, remote to 
     expect(existsSync(join(host, 'node_modules', 'remote-only'))).toBe(false);
     expect(readFileSync(join(host, 'debug.log'), 'utf8')).toBe('y\n'); // not ignored without sync.gitignore
     expect(existsSync(join(host, 'build', 'remote.js'))).toBe(false); // ignored by .gitignore with it
+  });
+
+  it('never uploads a host file hard-linked to a file outside the workspace: read and write are refused with HARD_LINKED, unless allowHardLinks', async () => {
+    const host = smallWorkspace();
+    const outside = join(tempDir('ssh-outside'), 'secret.txt');
+    writeFileSync(outside, 'outside the workspace\n');
+    linkSync(outside, join(host, 'twin.txt'));
+    const ws = await openSsh(ROOT, host);
+    try {
+      expect(await codeOf(ws.read('twin.txt'))).toBe('HARD_LINKED');
+      expect(await codeOf(ws.write('twin.txt', 'through the link'))).toBe('HARD_LINKED');
+      expect((await ws.exec('cat twin.txt 2>/dev/null; echo rc=$?')).stdout).toBe('rc=1\n');
+      expect(treeOf(ws.copies[0]!.copy.treeDir)).not.toHaveProperty(['twin.txt']);
+      expect((await ws.read('hello.txt')).content).toBe('hello world\n'); // the rest is synced
+    } finally {
+      await ws.close();
+    }
+    expect(readFileSync(outside, 'utf8')).toBe('outside the workspace\n');
+    // The operator's opt-out: the twin is copied (and read) like any file.
+    const allowed = await openSsh(ROOT, host, { allowHardLinks: true });
+    try {
+      expect((await allowed.exec('cat twin.txt')).stdout).toBe('outside the workspace\n');
+    } finally {
+      await allowed.close();
+    }
   });
 
   it('reports a file both sides changed as a conflict once, and overwrites neither side', async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChannelSlots } from '../../plugins/sandbox-ssh/src/channel-slots.js';
@@ -71,6 +71,32 @@ describe('ssh sync archives', () => {
     expect([...readFileSync(join(out, 'bin.dat'))]).toEqual([0, 1, 2, 255]);
     expect(readlinkSync(join(out, 'link'))).toBe('bin.dat');
     expect(sent.get('bin.dat')).toEqual({ hash: expect.stringMatching(/^[0-9a-f]{64}$/), stable: true });
+  });
+
+  it('holds back a hard-linked host file at the scan, and never packs what a swap after the scan put at a scanned path', async () => {
+    const src = tempDir('ssh-swap');
+    const outside = tempDir('ssh-outside');
+    const secret = 'outside secret, 26 bytes!\n';
+    writeFileSync(join(outside, 'secret'), secret);
+    linkSync(join(outside, 'secret'), join(src, 'twin'));
+    const padding = 'x'.repeat(secret.length);
+    for (const name of ['by-link', 'by-rename', 'by-hard-link']) writeFileSync(join(src, name), padding);
+    const hardLinked = new Set<string>();
+    const entries = [...scanHost(src, excludeFilter(sync()), { hardLinked })];
+    expect(entries.map(([p]) => p).sort()).toEqual(['by-hard-link', 'by-link', 'by-rename']);
+    expect([...hardLinked]).toEqual(['twin']);
+    expect(scanHost(src, excludeFilter(sync()), { allowHardLinks: true }).has('twin')).toBe(true);
+    // Between the scan and the read, each scanned file is swapped for the outside file's content.
+    rmSync(join(src, 'by-link'));
+    symlinkSync(join(outside, 'secret'), join(src, 'by-link'));
+    writeFileSync(join(outside, 'copy'), secret);
+    renameSync(join(outside, 'copy'), join(src, 'by-rename'));
+    rmSync(join(src, 'by-hard-link'));
+    linkSync(join(outside, 'secret'), join(src, 'by-hard-link'));
+    const sent = new Map<string, SentFile>();
+    const archive = await drain(packEntries(src, entries, sent));
+    expect(archive.includes(Buffer.from('outside secret'))).toBe(false);
+    for (const [p] of entries) expect([p, sent.get(p)?.stable]).toEqual([p, false]); // sent again, from a fresh scan
   });
 
   it('reads only the wanted files from a GNU tar archive and refuses a cut one', () => {

@@ -17,6 +17,7 @@ import type { SshConnection } from './connection.js';
 import { SshSettingsSchema, type ResolvedSshSettings, type SshSettings } from './settings.js';
 import { SshShell } from './ssh-shell.js';
 import { acquireCopy, type CopyHandle } from './sync/copy-registry.js';
+import { hardLinkedRefusal } from './sync/hard-linked.js';
 import type { PullReport } from './sync/pull.js';
 import type { SyncProgress } from './sync/sync-target.js';
 
@@ -76,7 +77,7 @@ export class SshWorkspace extends ShellWorkspace {
     const detachers: Array<() => void> = [];
     try {
       for (const hostDir of dirs) {
-        const handle = await acquireCopy({ settings, hostDir, access: access === 'rw' ? 'rw' : 'ro', agentId: ctx.agentId, dataDir: options.dataDir });
+        const handle = await acquireCopy({ settings, hostDir, access: access === 'rw' ? 'rw' : 'ro', agentId: ctx.agentId, dataDir: options.dataDir, allowHardLinks: options.allowHardLinks });
         handles.push(handle);
         for (const p of options.protectedPaths ?? []) handle.copy.protectedPaths.add(p);
         if (options.onProgress) detachers.push(handle.copy.onProgress(options.onProgress));
@@ -104,12 +105,20 @@ export class SshWorkspace extends ShellWorkspace {
     for (const { copy } of this.copies) await copy.fresh(signal, this.settings.sync.waitMs);
   }
 
+  /** Refuses a host file the sync held back for its hard links (HARD_LINKED), by the path the model gave. */
+  private refuseHardLinked(path: string, action: string): void {
+    const refusal = hardLinkedRefusal(this.guard.target(path, action), path, action, this.copies.map((h) => h.copy));
+    if (refusal) throw refusal;
+  }
+
   override async read(path: string, options?: WorkspaceReadOptions, signal?: AbortSignal): Promise<WorkspaceReadResult> {
     await this.fresh(signal);
+    this.refuseHardLinked(path, 'read');
     return super.read(path, options, signal);
   }
   override async write(path: string, content: string, options?: WorkspaceWriteOptions, signal?: AbortSignal): Promise<{ path: string; bytes: number }> {
     await this.fresh(signal);
+    this.refuseHardLinked(path, 'write');
     return super.write(path, content, options, signal);
   }
   override async stat(path: string, signal?: AbortSignal): Promise<WorkspaceStat> {

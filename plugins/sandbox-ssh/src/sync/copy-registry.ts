@@ -23,6 +23,8 @@ export interface CopyRequest {
   agentId: string;
   /** Default: the plugin's data directory. */
   dataDir?: string;
+  /** Upload files with more than one hard link (the plugin's `allowHardLinks`); held back otherwise. */
+  allowHardLinks?: boolean;
 }
 
 /** Paths inside a writable copy that only the host may change: the skill directories. */
@@ -37,8 +39,9 @@ const copies = new Map<string, Entry>();
 const closing = new Map<string, Promise<void>>();
 
 /** What a copy is a copy of: who holds it where, of which host directory, how writable, with which excludes. */
-function copyKey(s: ResolvedSshSettings, hostDir: string, access: CopyAccess): string {
-  const what = [s.user, s.host, s.port, s.remoteRoot ?? '', hostDir, access, s.sync.exclude, s.sync.git, s.sync.gitignore];
+function copyKey(s: ResolvedSshSettings, hostDir: string, access: CopyAccess, allowHardLinks: boolean): string {
+  // Hard links only when allowed, so the copies made before the setting existed keep their key.
+  const what = [s.user, s.host, s.port, s.remoteRoot ?? '', hostDir, access, s.sync.exclude, s.sync.git, s.sync.gitignore, ...(allowHardLinks ? ['hard-links'] : [])];
   return createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 24);
 }
 
@@ -86,6 +89,8 @@ async function openCopy(req: CopyRequest, key: string, hostDir: string): Promise
       readOnly: req.access === 'ro',
       hostOwns: (p) => req.access === 'rw' && HOST_OWNED.some((o) => p === o || p.startsWith(`${o}/`)),
       filter: () => excludeFilter(s.sync, hostDir),
+      allowHardLinks: req.allowHardLinks === true,
+      hardLinked: new Set(),
       save: () => store.save(claim.file, state),
     }, lease, claim.unlock, reused);
   } catch (error) {
@@ -110,7 +115,7 @@ export async function acquireCopy(req: CopyRequest): Promise<CopyHandle> {
     throw new SandboxError('CONFIG_INVALID', `The workspace directory ${req.hostDir} cannot be opened on the host`, { cause });
   }
   excludeFilter(req.settings.sync, hostDir); // a bad sync setting (gitignore outside a git work tree) fails here, clearly
-  const key = copyKey(req.settings, hostDir, req.access);
+  const key = copyKey(req.settings, hostDir, req.access, req.allowHardLinks === true);
   while (closing.has(key)) await closing.get(key);
   let entry = copies.get(key);
   if (!entry) {

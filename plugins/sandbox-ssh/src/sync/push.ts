@@ -64,7 +64,7 @@ async function sendBatch(t: SyncTarget, batch: Batch, signal: AbortSignal | unde
   stdin.write(part(nulPathList(batch.removeFiles)));
   stdin.write(part(Buffer.from(batch.removeDirs.map((p) => `./${p}\0`).join(''))));
   stdin.write(part(nulPathList([...batch.puts.map(([p]) => p), ...batch.removeFiles, ...batch.removeDirs])));
-  const archive = packEntries(t.hostDir, batch.puts, sent);
+  const archive = packEntries(t.hostDir, batch.puts, sent, { allowHardLinks: t.allowHardLinks });
   archive.on('data', (chunk: Buffer) => onBytes(chunk.length));
   archive.pipe(stdin);
   const list = posix.join(t.copyDir, `.apply-${randomBytes(6).toString('hex')}`);
@@ -112,7 +112,11 @@ async function sendBatch(t: SyncTarget, batch: Batch, signal: AbortSignal | unde
 export async function push(t: SyncTarget, signal?: AbortSignal, onProgress?: ProgressSink, restoreDrift = false): Promise<PushOutcome> {
   const { state } = t;
   if (restoreDrift) await markRemoteDrift(t, signal);
-  const host = scanHost(t.hostDir, t.filter());
+  const hardLinked = new Set<string>();
+  const host = scanHost(t.hostDir, t.filter(), { allowHardLinks: t.allowHardLinks, hardLinked });
+  // Replaced whole: a file that lost its extra links is uploaded from now on, and readable again.
+  t.hardLinked.clear();
+  for (const p of hardLinked) t.hardLinked.add(p);
   const plan = await planPush(t, host, signal);
   const before = new Set(state.conflicts.keys());
   for (const [p, agreed] of plan.agreed) {

@@ -20,6 +20,10 @@ export interface SyncTarget {
   hostOwns(path: string): boolean;
   /** A fresh filter for one sync (with `sync.gitignore`, what git ignores changes all the time). */
   filter(): ExcludeFilter;
+  /** Upload regular files with more than one hard link too (the plugin's `allowHardLinks`); held back otherwise. */
+  allowHardLinks: boolean;
+  /** The host files the last push held back for their hard links: never uploaded, refused as HARD_LINKED. */
+  hardLinked: Set<string>;
   /** Persists the state (after every confirmed batch: a crash loses at most one). */
   save(): void;
 }

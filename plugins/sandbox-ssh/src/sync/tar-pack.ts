@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -83,13 +83,31 @@ interface OpenFiles {
   closed: boolean;
 }
 
+/**
+ * Opening by path is a second look after the scan, which a swap in between could redirect: the
+ * final name turned into a symbolic link (O_NOFOLLOW refuses it), a parent directory turned into
+ * one, or the file replaced by a hard link to a file outside the workspace. So the opened file
+ * must be the very inode the scan saw (and still have one link, unless hard links are allowed);
+ * anything else is not read at all. O_NONBLOCK: a FIFO swapped in must not hang the open.
+ */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+function isScanned(stat: Stats, entry: HostEntry, allowHardLinks: boolean): boolean {
+  return stat.isFile() && stat.dev === entry.dev && stat.ino === entry.ino && (allowHardLinks || stat.nlink <= 1);
+}
+
 /** Small files are read in one synchronous call: a thousand of them cost milliseconds, not seconds. */
-function smallFile(abs: string, entry: HostEntry, sent: SentFile): Buffer[] {
-  let data: Buffer;
+function smallFile(abs: string, entry: HostEntry, sent: SentFile, allowHardLinks: boolean): Buffer[] {
+  let data = Buffer.alloc(0);
+  let fd: number | undefined;
   try {
-    data = readFileSync(abs);
+    fd = openSync(abs, OPEN_FLAGS);
+    if (isScanned(fstatSync(fd), entry, allowHardLinks)) data = readFileSync(fd);
+    else sent.stable = false;
   } catch {
-    data = Buffer.alloc(0);
+    // vanished or unreadable: padded below
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   const body = data.length === entry.size ? data : Buffer.concat([data.subarray(0, entry.size), Buffer.alloc(Math.max(0, entry.size - data.length))]);
   if (data.length !== entry.size) sent.stable = false;
@@ -102,12 +120,16 @@ function smallFile(abs: string, entry: HostEntry, sent: SentFile): Buffer[] {
  * the archive must stay well-formed. A file that shrank, vanished or failed to read is padded
  * with zeros and marked unstable, so its copy is never trusted and it is sent again.
  */
-async function* fileBlocks(abs: string, entry: HostEntry, sent: SentFile, opened: OpenFiles): AsyncGenerator<Buffer> {
-  if (entry.size <= SMALL_FILE) return yield* smallFile(abs, entry, sent);
+async function* fileBlocks(abs: string, entry: HostEntry, sent: SentFile, opened: OpenFiles, allowHardLinks: boolean): AsyncGenerator<Buffer> {
+  if (entry.size <= SMALL_FILE) return yield* smallFile(abs, entry, sent, allowHardLinks);
   const hash = createHash('sha256');
   let left = entry.size;
-  const handle = await open(abs, 'r').catch(() => undefined);
+  let handle = await open(abs, OPEN_FLAGS).catch(() => undefined);
   if (handle && opened.closed) return void (await handle.close());
+  if (handle && !(await handle.stat().then((stat) => isScanned(stat, entry, allowHardLinks), () => false))) {
+    await handle.close();
+    handle = undefined; // not the scanned file: zeros, and sent again
+  }
   if (handle) opened.handles.add(handle);
   try {
     while (handle && left > 0) {
@@ -151,9 +173,11 @@ async function* coalesced(source: AsyncGenerator<Buffer>): AsyncGenerator<Buffer
  * A tar archive (ustar, pax for what does not fit) of the given entries of `root`, read as it
  * streams: no temp file, nothing whole in memory, and a consumer that stops reading (a
  * cancelled upload) stops the reading of files too. `sent` receives each file's hash and
- * whether it stayed unchanged while it was read.
+ * whether it stayed unchanged while it was read. A file is read only through the inode the
+ * scan saw (see OPEN_FLAGS), with one link unless `allowHardLinks`.
  */
-export function packEntries(root: string, entries: ReadonlyArray<[string, HostEntry]>, sent: Map<string, SentFile>): Readable {
+export function packEntries(root: string, entries: ReadonlyArray<[string, HostEntry]>, sent: Map<string, SentFile>, options: { allowHardLinks?: boolean } = {}): Readable {
+  const allowHardLinks = options.allowHardLinks === true;
   const opened: OpenFiles = { handles: new Set(), closed: false };
   async function* blocks(): AsyncGenerator<Buffer> {
     for (const [path, entry] of entries) {
@@ -161,7 +185,7 @@ export function packEntries(root: string, entries: ReadonlyArray<[string, HostEn
       if (entry.kind !== 'f') continue;
       const abs = join(root, path);
       const record: SentFile = { hash: '', stable: true };
-      yield* fileBlocks(abs, entry, record, opened);
+      yield* fileBlocks(abs, entry, record, opened, allowHardLinks);
       // Changed since the scan (even with the same size): this copy is not the scanned file.
       if (currentStamp(abs) !== entry.stamp) record.stable = false;
       sent.set(path, record);
