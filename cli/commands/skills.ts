@@ -1,15 +1,17 @@
 /** `pincer skills list | show NAME | check [--proposal DIR]`: the operator's view of a run's skills. */
 import { realpathSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { RUN_FLAGS_HELP, RUN_OPTIONS, expectPositionals, parseFlags, runContextFrom, runOpenOptions } from '../args.js';
 import { out, outJson, terminalWidth, type CliContext, type Command } from '../context.js';
 import { CliError, usageError } from '../errors.js';
 import { describeRun } from '../format/tools-report.js';
 import { suggestNames } from '../format/suggest.js';
-import type { RunContext, RunSkills } from '../kernel.js';
+import type { RunContext, RunSkills, SkillExclusion } from '../kernel.js';
 import { assembleRun, withKernel } from '../kernel-session.js';
 import { printable } from '../skills/printable.js';
 import { checkProblems, formatCheck, formatExclusion, formatProposal, formatSkill, formatSkillList } from '../skills/format.js';
+
+const nameOf = (e: SkillExclusion): string => e.name ?? basename(e.path);
 
 const OPTIONS = { ...RUN_OPTIONS, proposal: { type: 'string' } } as const;
 
@@ -87,12 +89,13 @@ export const skillsCommand: Command = {
         const name = rest[0];
         return runSkills(ctx, values, 'skills', (skills) => {
           const skill = skills.skills.find((s) => s.name === name);
-          const excluded = skills.excluded.filter((e) => e.name === name);
+          // A candidate skipped before its name was read (bad frontmatter, an unreadable file) goes by its directory's.
+          const excluded = skills.excluded.filter((e) => nameOf(e) === name);
           if (values.json) outJson(ctx, { name, skill: skill ?? null, excluded, collisions: skills.collisions.filter((c) => c.name === name) });
           else if (skill) out(ctx, formatSkill(skill, ctx.colors));
           else if (excluded.length > 0) out(ctx, excluded.map((e) => formatExclusion(e, ctx.colors)).join('\n'));
           else {
-            const guesses = suggestNames(name, [...skills.skills.map((s) => s.name), ...skills.excluded.flatMap((e) => (e.name ? [e.name] : []))]);
+            const guesses = suggestNames(name, [...skills.skills.map((s) => s.name), ...skills.excluded.map(nameOf)]);
             out(ctx, printable(`${name}: no such skill${guesses.length ? `; did you mean: ${guesses.join(', ')}?` : ''}`));
           }
           return skill ? 0 : 1;

@@ -43,7 +43,7 @@ export function mergeSkills(sources: readonly ListedSource[]): MergeResult {
   const excluded: SkillExclusion[] = [];
   const ordered = sources.map((source, index) => ({ source, index })).sort((a, b) => a.source.rank - b.source.rank || a.index - b.index);
   for (const { source } of ordered) {
-    for (const skip of source.result?.skipped ?? []) excluded.push({ source: source.label, path: skip.path, reason: skip.reason, detail: skip.detail, ...(skip.findings ? { findings: skip.findings } : {}) });
+    for (const skip of source.result?.skipped ?? []) excluded.push({ ...(skip.name ? { name: skip.name } : {}), source: source.label, path: skip.path, reason: skip.reason, detail: skip.detail, ...(skip.findings ? { findings: skip.findings } : {}) });
     for (const entry of source.result?.skills ?? []) {
       const problem = problemOf(entry);
       if (problem) {

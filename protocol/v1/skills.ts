@@ -87,6 +87,8 @@ export type SkillEntry = z.infer<typeof SkillEntry>;
 /** A candidate the source did not list, and why. @since 1 */
 export const SkillSkip = z.object({
   path: z.string(),
+  /** The skill's name, when it was read before the skip (a duplicate, a critical finding, a source limit). */
+  name: z.string().optional(),
   /** Machine-readable reason (`invalid-frontmatter`, `symlink-escape`, `critical-finding`, ...). */
   reason: z.string(),
   /** What an operator reads. */

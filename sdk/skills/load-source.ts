@@ -104,16 +104,16 @@ export async function loadSkillSource(roots: readonly SourceRoot[], options: Loa
       const { warnings, ...fields } = read.fields;
       const earlier = byName.get(fields.name);
       if (earlier !== undefined) {
-        skipped.push(skip(candidate.dir, 'duplicate-name', `another skill named "${fields.name}" in this source is listed from ${earlier}`));
+        skipped.push(skip(candidate.dir, 'duplicate-name', `another skill named "${fields.name}" in this source is listed from ${earlier}`, { name: fields.name }));
         continue;
       }
       const findings = await scanSkillDirectory(candidate.dir, { fs, cache: options.scanCache });
       if (options.blockCritical && hasCritical(findings)) {
-        skipped.push(skip(candidate.dir, 'critical-finding', describeFindings(findings), { findings }));
+        skipped.push(skip(candidate.dir, 'critical-finding', describeFindings(findings), { name: fields.name, findings }));
         continue;
       }
       if (skills.length >= limits.maxSkillsLoadedPerSource) {
-        skipped.push(skip(candidate.dir, 'source-limit', `the source already lists ${limits.maxSkillsLoadedPerSource} skills (skills.limits.maxSkillsLoadedPerSource)`));
+        skipped.push(skip(candidate.dir, 'source-limit', `the source already lists ${limits.maxSkillsLoadedPerSource} skills (skills.limits.maxSkillsLoadedPerSource)`, { name: fields.name }));
         continue;
       }
       byName.set(fields.name, candidate.dir);

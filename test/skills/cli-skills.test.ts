@@ -36,16 +36,17 @@ describe('pincer skills', () => {
   });
 
   it('shows one skill, or why it is excluded with the rule, file and line', async () => {
-    const shown = await pincer(['skills', 'show', 'deploy'], { cwd: ws, env });
-    expect(shown.code).toBe(0);
+    const show = (...args: string[]) => pincer(['skills', 'show', ...args], { cwd: ws, env });
+    const [shown, unsafe, broken, notes, typo] = await Promise.all([show('deploy'), show('installer', '--json'), show('broken'), show('notes'), show('deplyo')]);
+    expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('location:    /workspace/skills/deploy/SKILL.md');
-    const unsafe = await pincer(['skills', 'show', 'installer', '--json'], { cwd: ws, env });
+    // Excluded by the scanner: found by name, with the reason, rule, file and line (11.9).
     expect(unsafe.code).toBe(1);
-    expect(JSON.parse(unsafe.stdout)).toMatchObject({ skill: null });
-    const notes = await pincer(['skills', 'show', 'notes'], { cwd: ws, env });
+    expect(JSON.parse(unsafe.stdout)).toMatchObject({ skill: null, excluded: [{ name: 'installer', reason: 'critical-finding', findings: [{ ruleId: 'shell-pipe-to-shell', file: 'SKILL.md', line: 4 }] }] });
+    // Skipped before its name was read: found by its directory's name, with the reason.
+    expect(broken.stdout).toMatch(/broken \(pincer-workspace\) excluded: invalid-frontmatter\n\s+invalid frontmatter: yaml-syntax/);
     expect(notes.stdout).toContain('ineligible');
     expect(notes.stdout).toContain('missing binaries: no-such-binary-zz');
-    const typo = await pincer(['skills', 'show', 'deplyo'], { cwd: ws, env });
     expect(typo.stdout).toContain('did you mean: deploy');
   });
 
