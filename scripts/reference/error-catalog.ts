@@ -2,7 +2,8 @@
  * Every error code Pincer gives, with its cause and its fix: the data behind
  * docs/reference/errors.md. Each family is a Record over its code type, so a code added to the
  * code (or removed) without its entry here fails the build; the runtime lists are checked by
- * test/operators/reference-docs.test.ts.
+ * test/operators/reference-docs.test.ts, which also reads every error class in the source
+ * (error-class-scan.ts) and fails on a code that no family here has.
  */
 import type { CliErrorCode } from '../../cli/errors.js';
 import type { CallOutcome, ConfigErrorCode, KernelErrorCode, KernelUsageErrorCode, ProviderToolErrorCode } from '../../kernel/index.js';
@@ -10,6 +11,16 @@ import type { ToolRejectionCode } from '../../kernel/host/tool-screen.js';
 import type { NodeErrorCode, ProtocolErrorCodeName, WorkspaceErrorCode } from '../../protocol/index.js';
 import type { PolicyInputErrorCode, SandboxErrorCode } from '../../sdk/index.js';
 import type { KERNEL_CALL_CODES } from '../../kernel/adapter/call-result.js';
+import type { RunContextErrorCode } from '../../kernel/assembly/errors.js';
+import type { HookFilterError } from '../../kernel/assembly/hooks.js';
+import type { SkillCommandErrorCode } from '../../kernel/skills/errors.js';
+import type { TurnRefusalReason } from '../../protocol/index.js';
+import type { StoreErrorCode } from '../../sdk/store/index.js';
+import type { ScheduleErrorCode } from '../../plugins/automations/src/schedule.js';
+import type { FsToolErrorCode } from '../../plugins/fs/src/tools/results.js';
+import type { LoginRequiredError } from '../../plugins/mcp-bridge/src/auth/file-provider.js';
+import type { ServerUnavailableError } from '../../plugins/mcp-bridge/src/servers/errors.js';
+import type { ServerConfigError } from '../../plugins/mcp-bridge/src/servers/transport.js';
 
 export interface CatalogEntry {
   cause: string;
@@ -206,4 +217,101 @@ export const CLI_ERRORS: Catalog<CliErrorCode> = {
   EXPECTATION_FAILED: e('`pincer policy test`: a run\'s tools differ from the expectations file.', 'Each difference names the tool and the layer that decided; fix the config or the expectation.'),
   NOT_FOUND: e('A named thing does not exist, e.g. a task id `pincer tasks show` was given (exit 1).', "List what exists (`pincer tasks list`)."),
   INTERNAL: e('A bug in the CLI itself (exit 70).', 'Report it with the stack trace printed.'),
+};
+
+/** `RunContextError.code` and `HookFilterError.code`: a run the config cannot serve (thrown by `assembleTools`, `startTurn`). */
+export const RUN_ERRORS: Catalog<RunContextErrorCode | HookFilterError['code']> = {
+  UNKNOWN_AGENT: e('The run names an agent that `agents.list` does not have (ids compare case-insensitively); the message lists the configured ones.', 'Use a configured agent id (`--agent`), or add the agent to `agents.list`.'),
+  MEMORY_WRITE_PATH_REQUIRED: e('A run with trigger `memory` did not name `memoryWritePath`, the one file it may append to.', 'Pass `memoryWritePath`, a workspace-relative file such as `memory/2030-01-01.md`.'),
+  MEMORY_WRITE_PATH_INVALID: e('`memoryWritePath` is absolute, empty or leaves the workspace.', 'Give a file path relative to the workspace, inside it.'),
+  INVALID_HOOK_FILTER: e("A plugin's `before_tool_call` hook names a tools filter entry that is no tool, core group or glob: every call its hook would judge fails closed (`POLICY_HOOK_FAILED`).", "Fix the filter in the plugin (the kernel's start log names each bad entry)."),
+};
+
+/** `SkillCommandError.code`: a skill's slash command that `toolSet.skills.dispatch` cannot run (thrown). */
+export const SKILL_COMMAND_ERRORS: Catalog<SkillCommandErrorCode> = {
+  UNKNOWN_SKILL: e('No skill of that name is available to this run (excluded, ineligible, or not there).', '`pincer skills list`; `pincer skills show NAME` says why a skill is excluded.'),
+  NOT_USER_INVOCABLE: e('The skill sets `user-invocable: false`, so it is not a slash command.', 'Let the model use it, or set `user-invocable: true` in its SKILL.md.'),
+  NOT_A_TOOL_COMMAND: e('The skill is not bound to a tool (`command-dispatch: tool`), so there is nothing to dispatch: its SKILL.md is for the model.', 'Give the skill to the model, or bind it with `command-dispatch: tool` and `command-tool`.'),
+};
+
+/** `data.reason` of a `TurnRefused` wire error (-32012): why the kernel refused a turn, session or task request. */
+export const TURN_REFUSALS: Catalog<TurnRefusalReason> = {
+  NO_TURN_RUNNER: e('No turn runner is registered, so no agent turn (subagent, send, cron run) can start.', 'The embedding host calls `kernel.registerTurnRunner`; from the CLI, `pincer serve --script FILE` or `pincer call --script FILE` registers the scripted runner (docs/automations.md).'),
+  UNKNOWN_CALL: e("The request's call token is not one of this plugin's calls in flight.", 'Send requests only while handling the call, with its token.'),
+  NOT_DESIGNATED: e('This plugin does not serve the core tool the request belongs to.', "Designate the plugin for that tool (`coreTools` in its entry), or use the bundled one."),
+  SPAWN_DEPTH_EXCEEDED: e('The child would be deeper than `tools.subagents.maxSpawnDepth`.', 'Do the work in this run, or raise `maxSpawnDepth`.'),
+  TOO_MANY_CHILDREN: e('The calling run already has the most subagents running at once (8).', 'Wait for one (`sessions_yield`), then spawn again.'),
+  SESSION_NOT_VISIBLE: e('The session belongs to another agent, or does not exist.', 'Use a session of the calling agent (`sessions_list`).'),
+  AGENT_TO_AGENT_DENIED: e('`tools.agentToAgent` does not allow a send between these two agents.', 'Open the pair in `tools.agentToAgent`, if it should be.'),
+  JOB_TOOLS_REMOVED: e("None of the tools a cron job was granted is available to its agent any more, so the job's run would hold nothing.", 'Recreate the job with tools the agent has, or give the tools back.'),
+  INVALID_REQUEST: e('A field of the request is missing or malformed; the message names it.', 'Fix the request.'),
+  KERNEL_STOPPING: e('The kernel is shutting down; no new turn starts.', 'Nothing: start again with the next kernel.'),
+};
+
+/** `StoreError.code`: the embedded SQLite store of jobs, runs and tasks (each message names the database file). */
+export const STORE_ERRORS: Catalog<StoreErrorCode> = {
+  STORE_LOCKED: e('Another process holds the write lock past the busy timeout.', 'Stop the other kernel using the same state folder, or give each its own `PINCER_STATE_DIR`.'),
+  STORE_CORRUPT: e('The file is not a database, or fails its integrity check.', 'Restore it from a backup, or move it aside to start empty (its jobs and tasks are then lost).'),
+  STORE_FULL: e('The disk (or the database page limit) is full.', 'Free space on the disk that holds the state folder.'),
+  STORE_READ_ONLY: e('The database file or its folder cannot be written.', 'Fix the permissions, or point `PINCER_STATE_DIR` at a writable folder.'),
+  STORE_NEWER_SCHEMA: e('The file was written by a newer Pincer; opening it could lose its data.', 'Run the newer Pincer, or give this one another state folder.'),
+  STORE_MIGRATION_FAILED: e('A schema migration step failed; the file keeps its previous schema.', 'Read the message; report it with the file kept as it is.'),
+  STORE_IO: e('Another I/O failure of the database file.', 'Read the message; check the disk.'),
+  STORE_CLOSED: e('The store was used after it was closed (the kernel stopped).', 'Nothing: a call raced the shutdown.'),
+};
+
+/** `code` of an `automations` (cron) tool error: a schedule that cannot run. */
+export const SCHEDULE_ERRORS: Catalog<ScheduleErrorCode> = {
+  SCHEDULE_INVALID: e('The schedule is not a time, an interval or a cron expression this scheduler reads; the message names the field.', 'Use ISO 8601 for `at`, milliseconds for `everyMs`, five cron fields for `expr`.'),
+  SCHEDULE_NEVER_FIRES: e('The schedule has passed, or matches no time in the coming years.', 'Give a future time, or an expression that matches one.'),
+  SCHEDULE_TOO_FREQUENT: e('The job would fire more often than the scheduler\'s refire gap (2 s) allows.', 'Schedule it less often.'),
+};
+
+/** `code` of an fs tool's error result beyond the workspace codes (`read`, `write`, `edit`, `apply_patch`). */
+export const FS_TOOL_ERRORS: Catalog<FsToolErrorCode> = {
+  BINARY_FILE: e('The file holds NUL bytes: `edit` and `apply_patch` change text files only.', 'Replace binary content with `write` and `encoding: "base64"`.'),
+  NOT_UTF8: e('The file is not valid UTF-8, so `edit` or `apply_patch` would re-encode bytes nobody asked to change; the message gives the offset and line.', 'Convert it to UTF-8 first (`iconv` through `exec`), or replace it whole with `write` and `encoding: "base64"`.'),
+  READ_ONLY_FILE: e('The file is read-only (its mode); it was not changed.', 'Leave it, or ask the user; the tool does not change modes.'),
+  NO_MATCH: e("`edit`'s `oldText` is not in the file; the hint shows the nearest text.", 'Read the file again and copy the text exactly.'),
+  AMBIGUOUS_MATCH: e('`oldText` occurs more than once and `replaceAll` is not set.', 'Give more surrounding text, or set `replaceAll`.'),
+  NO_CHANGE: e('`oldText` and `newText` are identical.', 'Nothing to do.'),
+  INVALID_ARGUMENT: e('An argument is malformed (bad base64, an unpaired surrogate, a patch too large, not a regular file); the message names it.', 'Fix that argument; nothing was changed.'),
+  PATCH_PARSE_ERROR: e('The `apply_patch` text is not in the patch format; the message gives the line.', 'Write the patch in the format the tool describes.'),
+  PATCH_CONFLICT: e('A hunk of the patch does not match the file as it is now; nothing was changed.', 'Read the file again and rebuild the hunk.'),
+  JOURNAL_UNAVAILABLE: e("The undo journal a multi-file patch needs cannot be written (the fs plugin's data folder).", "Operators: check the plugin's data folder; meanwhile change one file per call."),
+};
+
+/** `code` of an error from the MCP bridge (`bundle-mcp`): a configured MCP server that cannot serve a call. */
+export const MCP_BRIDGE_ERRORS: Catalog<LoginRequiredError['code'] | ServerUnavailableError['code'] | ServerConfigError['code']> = {
+  MCP_LOGIN_REQUIRED: e('The HTTP server wants OAuth and no usable token is stored.', '`pincer mcp login SERVER` (docs/mcp.md).'),
+  MCP_SERVER_UNAVAILABLE: e('The server is not started, crashed, is reconnecting or refused the connection.', '`pincer plugins` shows the server under `bundle-mcp` with its last error.'),
+  MCP_SERVER_CONFIG: e("The server's entry under `mcp.servers` cannot be used as configured, e.g. its `bearerTokenEnv` variable is not set where pincer runs.", 'Set the variable (or fix the entry the message names) and restart.'),
+};
+
+/**
+ * `code` of an error result from a kernel-served tool (`message`, `nodes`, `gateway`) beyond the
+ * call and node codes. Their code is a plain string, so completeness is checked by the source
+ * scan (error-class-scan.ts reads every `new FamilyToolError('CODE', …)`), not by the compiler.
+ */
+export const FAMILY_TOOL_ERRORS: Record<string, CatalogEntry> = {
+  UNKNOWN_ACTION: e("The tool has no action of that name; the hint lists its actions.", 'Use one of the listed actions.'),
+  UNKNOWN_CHANNEL: e('`message` named a channel no enabled plugin provides.', 'Use one of the channels the hint lists.'),
+  CHANNEL_DENIED: e("The channel is out of the session's reach by policy; `details` names the layer and config key. Nothing was sent.", 'Operators: change the key named; the model cannot lift it.'),
+  CHANNEL_UNAVAILABLE: e("The channel's plugin could not take the action (down, refused). Nothing was sent.", "`pincer plugins`; retry once the channel's plugin is ready."),
+  CROSS_SESSION_DENIED: e("The session may send only on its own channel, and `message` named another (`tools.message.crossSession` is off for the agent). Nothing was sent.", 'Leave `channel` out; operators enable cross-session sends with `tools.message.crossSession`.'),
+  DELIVERY_UNKNOWN: e('The channel did not confirm the action: it may or may not have reached its destination.', 'Check whether it arrived before sending it again.'),
+  UNSUPPORTED_ACTION: e('The channel does not support that message action; the hint lists what it does.', 'Use a supported action, or another channel.'),
+  BODY_TOO_LARGE: e("The message body passes the channel's size limit. Nothing was sent.", 'Shorten it, or split it into several messages.'),
+  PARAMS_TOO_LARGE: e("The action's (or a node command's) parameters pass the size limit. Nothing was sent or ran.", 'Send less.'),
+  UNKNOWN_NODE: e('`nodes` named a device that is not paired; the hint lists the paired ones.', 'Use a listed node id.'),
+  NODE_COMMAND_UNSUPPORTED: e('The node does not offer that command; the hint lists what it offers.', 'Use an offered command.'),
+  NODE_UNAVAILABLE: e('The node refused the command before acting (offline, busy). Nothing ran.', 'Retry later, or check the node (`device_status`).'),
+  NODE_TIMEOUT: e('The node did not answer in time; the command may still be running.', 'Check the node before running it again.'),
+  PAYLOAD_TOO_LARGE: e("The node's answer passes what the tool returns.", 'Ask the node for less (a narrower command or parameters).'),
+  MEDIA_COMMAND_REFUSED: e('A generic command answered with media, which that surface does not carry.', 'Use the dedicated media action for the command.'),
+  MEDIA_UNSUPPORTED: e('The node answered a media command with something other than a png, jpeg, gif or webp image in base64.', 'Fix the node plugin, or ask for a supported format.'),
+  CONFIG_PATH_NOT_FOUND: e("`gateway` `config.get` was given a path the config does not have.", 'Leave `path` out for the whole config, or follow its keys (e.g. `tools.sandbox`).'),
+  CONFIG_TOO_LARGE: e('The config (or subtree) asked for passes the answer size limit.', 'Ask for a narrower `path`, e.g. `tools`.'),
+  SCHEMA_PATH_NOT_FOUND: e('`gateway` `config.schema` was given a path the config schema does not have.', 'Use `.` for the top level, then follow the listed keys.'),
+  SCHEMA_TOO_LARGE: e('The schema at that path passes the answer size limit.', 'Look up one of its children.'),
 };
