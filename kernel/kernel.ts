@@ -24,6 +24,7 @@ import { KernelUsageError } from './assembly/usage-error.js';
 import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
 import { WorkspaceRouter } from './workspace/router.js';
 import { createSandboxAdmin, type SandboxAdmin } from './workspace/sandbox-admin.js';
+import { backendConflicts } from './workspace/backend-conflicts.js';
 import { createSkillsService, type KernelSkills } from './skills/service.js';
 import { skillRootsOf } from './skills/skill-roots.js';
 import { createKernelTurns, type HostTurnRequest, type KernelTasks } from './turns/kernel-turns.js';
@@ -227,6 +228,9 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
       lifecycle = 'starting';
       await host.start();
       tracker.reset();
+      // A backend id two plugins claim is refused at its first call; say so now, with the config path.
+      const declared = host.contributions().map((p) => ({ pluginId: p.pluginId, backends: p.contributes.sandboxBackends.map((b) => b.id) }));
+      for (const issue of backendConflicts(config, declared)) logger.error(`config ${issue.path}: ${issue.message}`);
       for (const { pluginId, hook, problems } of collectHooks(host, undefined, isKnownTool).problems) {
         logger.error(`plugin "${pluginId}" registers ${hook} with an invalid tools filter (${problems.join('; ')})${hook === 'before_tool_call' ? '; every call its hook would judge fails closed until the plugin is fixed' : ''}`);
       }

@@ -2,7 +2,8 @@
  * Which plugin serves a session's sandbox backend. Only plugins enabled for the session's
  * agent count; the bundled ids (`local`, `docker`, `ssh`) belong to the bundled plugins
  * unless `backendPlugins` names another; an id two plugins declare is a config error.
- * Backend ids compare trimmed and lower-cased.
+ * Backend ids compare trimmed and lower-cased. The same conflicts are reported before any call
+ * by `pincer config check` and at kernel start (backend-conflicts.ts).
  */
 import type { PluginContributions } from '../host/index.js';
 import { WorkspaceRoutingError } from './errors.js';
@@ -40,6 +41,16 @@ function missingBackendMessage(backendId: string, agentId: string, known: Iterab
   );
 }
 
+/** A plugin that claims a bundled backend id without `backendPlugins` naming it. */
+export function intruderMessage(intruders: readonly string[], backendId: string, bundled: string, agents: string): string {
+  return `plugin ${intruders.map((id) => `"${id}"`).join(', ')} declares the bundled sandbox backend "${backendId}", which belongs to "${bundled}"; it serves no session unless backendPlugins.${backendId} names it. Remove it from the plugins of ${agents}, or name the plugin you trust in backendPlugins.${backendId}.`;
+}
+
+/** Two or more plugins declaring one backend id. */
+export function duplicateMessage(declaring: readonly string[], backendId: string, agents: string): string {
+  return `plugins ${declaring.map((id) => `"${id}"`).join(' and ')} both declare the sandbox backend "${backendId}" for ${agents}; a backend id must have one provider. Enable one of them, or name it in backendPlugins.${backendId}.`;
+}
+
 function refuse(message: string): never {
   throw new WorkspaceRoutingError('IO_ERROR', message);
 }
@@ -57,12 +68,8 @@ export function resolveBackendPlugin(contributions: readonly PluginContributions
   }
   const bundled = BUNDLED_BACKEND_PLUGINS.get(backendId);
   const intruders = bundled ? declaring.filter((id) => id !== bundled) : [];
-  if (intruders.length > 0) {
-    refuse(`plugin ${intruders.map((id) => `"${id}"`).join(', ')} declares the bundled sandbox backend "${backendId}", which belongs to "${bundled}"; it serves no session unless backendPlugins.${backendId} names it. Remove it from the plugins of ${agent}, or name the plugin you trust in backendPlugins.${backendId}.`);
-  }
-  if (declaring.length > 1) {
-    refuse(`plugins ${declaring.map((id) => `"${id}"`).join(' and ')} both declare the sandbox backend "${backendId}" for ${agent}; a backend id must have one provider. Enable one of them, or name it in backendPlugins.${backendId}.`);
-  }
+  if (intruders.length > 0) refuse(intruderMessage(intruders, backendId, bundled!, agent));
+  if (declaring.length > 1) refuse(duplicateMessage(declaring, backendId, agent));
   if (declaring.length === 0) {
     const known = new Set(usable.flatMap((plugin) => plugin.contributes.sandboxBackends.map((backend) => normalizeBackendId(backend.id))));
     refuse(missingBackendMessage(backendId, choice.agentId, known));

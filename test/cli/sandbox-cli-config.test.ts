@@ -36,6 +36,25 @@ describe('pincer config check judges what the first call would refuse', () => {
     expect(human.stdout).toMatch(/✗ .*refused\.json: 3 problems\n\s+agents\.list\[0\]\.sandbox\.docker\.binds\[1\]\s+Sandbox security: bind mount/);
   });
 
+  it('reports a bundled backend id another plugin claims, and an id two plugins declare, from their manifests (19.2)', async () => {
+    const manifest = (id: string, backend: string) => {
+      const file = join(dir, `${id}.manifest.json`);
+      writeFileSync(file, JSON.stringify({ id, version: '1.0.0', protocolVersion: 1, contributes: { sandboxBackends: [{ id: backend, capabilities: ['read'] }] } }));
+      return { id, module: join(REPO, 'dist/test/fixtures/plugins/session-probe.js'), manifest: file, lazy: true };
+    };
+    const file = await writeConfig(dir, (c) => {
+      c.plugins.push(manifest('claimer', 'local'), manifest('twin-a', 'remote'), manifest('twin-b', 'Remote'));
+      c.agents.list[0].plugins = ['fs', 'sandbox-local', 'claimer'];
+      c.agents.list.push({ id: 'twins', workspace: dir, plugins: ['fs', 'twin-a', 'twin-b'] });
+    }, 'backends.json');
+    const { code, stdout } = await check(file);
+    expect(code).toBe(1);
+    expect((JSON.parse(stdout) as Report).issues).toEqual([
+      { path: 'agents.list[0].plugins', message: expect.stringContaining('plugin "claimer" declares the bundled sandbox backend "local", which belongs to "sandbox-local"') },
+      { path: 'agents.list[1].plugins', message: expect.stringContaining('plugins "twin-a" and "twin-b" both declare the sandbox backend "remote" for agent "twins"') },
+    ]);
+  });
+
   it('judges a bind whose source is a dangling symlink by where it points', async () => {
     const ws = mkdtempSync(join(dir, 'ws-'));
     symlinkSync('/etc/pincer-nope', join(ws, 'data'));

@@ -25,8 +25,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function withKernel(config: PincerConfig, fn: (kernel: Kernel) => Promise<void>): Promise<void> {
-  const kernel = createKernel(config, { cwd: scratchCwd(), logger: quiet });
+async function withKernel(config: PincerConfig, fn: (kernel: Kernel) => Promise<void>, logger: NonNullable<Parameters<typeof createKernel>[1]>['logger'] = quiet): Promise<void> {
+  const kernel = createKernel(config, { cwd: scratchCwd(), logger });
   await kernel.start();
   try {
     await fn(kernel);
@@ -51,13 +51,19 @@ describe('sandbox backends resolve from the plugins enabled for the agent', () =
         ],
       },
     };
+    const errors: string[] = [];
     await withKernel(config, async (kernel) => {
+      // Reported at start, before any call, with the config path of each plugin list (19.2).
+      expect(errors).toEqual([
+        expect.stringMatching(/^config agents\.list\[1\]\.plugins: plugin "claimer" declares the bundled sandbox backend "local", which belongs to "sandbox-local"/),
+        expect.stringMatching(/^config agents\.list\[2\]\.plugins: plugins "twin-a" and "twin-b" both declare the sandbox backend "remote" for agent "twins"/),
+      ]);
       expect(await read(kernel, 'plain')).toBe('real file');
       const claimed = await read(kernel, 'claimed');
       expect(claimed).toMatch(/^ERROR IO_ERROR/);
       expect(claimed).toMatch(/"claimer" declares the bundled sandbox backend "local", which belongs to "sandbox-local".*backendPlugins\.local/);
       expect(await read(kernel, 'twins')).toMatch(/plugins "twin-a" and "twin-b" both declare the sandbox backend "remote" for agent "twins"/);
-    });
+    }, (record) => void (record.level === 'error' && errors.push(record.message)));
   });
 
   it('lets a plugin serve a bundled backend id only when backendPlugins names it', async () => {
