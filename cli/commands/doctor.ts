@@ -7,7 +7,7 @@ import { checkBackends } from '../doctor/backend-check.js';
 import { checkConfigFile } from '../doctor/config-check.js';
 import { checkNode } from '../doctor/node-check.js';
 import { checkPlugins } from '../doctor/plugin-check.js';
-import { checkSkillDirs } from '../doctor/skills-check.js';
+import { checkSkills } from '../doctor/skills-check.js';
 import { line, type DoctorLine } from '../doctor/types.js';
 import type { PincerConfig } from '../kernel.js';
 import { packageRoot } from '../package-root.js';
@@ -17,7 +17,7 @@ const OPTIONS = { ...COMMON_OPTIONS, workspace: { type: 'string', short: 'w' }, 
 
 export const doctorCommand: Command = {
   name: 'doctor',
-  summary: 'Check Node, the config, every plugin, sandbox backend and skill directory',
+  summary: 'Check Node, the config, every plugin, sandbox backend and skill source',
   help: `Usage: pincer doctor [--config F] [--workspace D] [--strict] [--json]
 
 Checks, for real, what a run needs, and prints one line per check with the fix
@@ -31,7 +31,9 @@ for each problem:
   backends  each configured sandbox backend's self-test (as 'pincer sandbox
             check'): docker engine, image and read-only probe; ssh connection
             with the host key verified
-  skills    skills/ and .agents/skills/ in each agent workspace, when present
+  skills    each agent's skill sources as the loader lists them (extra,
+            bundled, managed, personal, project, workspace): how many skills,
+            how each is watched, and every skill it excluded for a problem
 
 Exit status: 0 when nothing failed (warnings allowed), 1 when a check failed,
 or a warning was found under --strict.
@@ -52,9 +54,13 @@ Options:
     const { lines: configLines, config } = await checkConfigFile(ctx, api, source, workspace);
     lines.push(...configLines);
     if (config) {
-      lines.push(...(await checkPlugins(api, config, source, workspace).catch((error: unknown) => [line('plugins', 'kernel', 'fail', `the kernel does not start: ${(error as Error).message}`, "run 'pincer plugins' for details")])));
+      const started = await checkPlugins(api, config, source, workspace, (kernel) => checkSkills(kernel, agentIds(config))).catch((error: unknown) => ({
+        plugins: [line('plugins', 'kernel', 'fail', `the kernel does not start: ${(error as Error).message}`, "run 'pincer plugins' for details")],
+        more: [line('skills', 'sources', 'skip', 'not checked: the kernel does not start')],
+      }));
+      lines.push(...started.plugins);
       lines.push(...(await checkBackends(api, config, source, workspace)));
-      lines.push(...checkSkillDirs(agentWorkspaces(config, workspace)));
+      lines.push(...started.more);
     } else {
       lines.push(line('plugins', '(all)', 'skip', 'not checked: the config does not load'));
     }
@@ -66,11 +72,10 @@ Options:
   },
 };
 
-/** Every agent's workspace as loaded (absolute), else the run's. */
-function agentWorkspaces(config: PincerConfig, fallback: string): string[] {
-  const agents = (config as { agents?: { defaults?: { workspace?: string }; list?: Array<{ workspace?: string }> } }).agents;
-  const named = [agents?.defaults?.workspace, ...(agents?.list ?? []).map((a) => a.workspace)].filter((w): w is string => typeof w === 'string');
-  return named.length ? named : [fallback];
+/** The configured agents' ids (none: the implicit default agent). */
+function agentIds(config: PincerConfig): string[] {
+  const agents = (config as { agents?: { list?: Array<{ id: string }> } }).agents;
+  return (agents?.list ?? []).map((a) => a.id);
 }
 
 function formatDoctor(ctx: CliContext, lines: DoctorLine[]): string {

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { ConfigSource } from '../config-source.js';
-import type { KernelApi, PincerConfig, PluginStatus } from '../kernel.js';
+import type { Kernel, KernelApi, PincerConfig, PluginStatus } from '../kernel.js';
 import { describeLastError } from '../commands/plugins.js';
 import { line, type DoctorLine } from './types.js';
 
@@ -30,16 +30,33 @@ function describe(status: PluginStatus, wasLazy: boolean): DoctorLine {
   return line('plugins', status.id, 'fail', `does not start (${status.state}): ${why}`, FIXES[code ?? ''] ?? DEFAULT_FIX);
 }
 
-export async function checkPlugins(api: KernelApi, config: PincerConfig, source: ConfigSource, cwd: string): Promise<DoctorLine[]> {
+/** A plugin running without the confinement it declared (or with none, by `dangerouslyUnconfined`). */
+function confinementLine(status: PluginStatus): DoctorLine[] {
+  const warning = status.confinement?.warning;
+  return warning ? [line('plugins', `${status.id} confinement`, 'warn', warning, 'install bubblewrap, or drop dangerouslyUnconfined from its entry (see docs/confinement.md)')] : [];
+}
+
+/**
+ * Starts every plugin and reports each; `whileUp` runs on the same started kernel (the skills
+ * check), so doctor starts the plugins once.
+ */
+export async function checkPlugins(
+  api: KernelApi,
+  config: PincerConfig,
+  source: ConfigSource,
+  cwd: string,
+  whileUp: (kernel: Kernel) => Promise<DoctorLine[]> = async () => [],
+): Promise<{ plugins: DoctorLine[]; more: DoctorLine[] }> {
   const entries = (config.plugins ?? []) as Array<{ id: string; lazy?: boolean }>;
-  if (entries.length === 0) return [line('plugins', '(none)', 'warn', 'no plugin is configured, so no run has any tool', "list plugins in the config ('pincer init' writes the bundled ones)")];
+  if (entries.length === 0) return { plugins: [line('plugins', '(none)', 'warn', 'no plugin is configured, so no run has any tool', "list plugins in the config ('pincer init' writes the bundled ones)")], more: [] };
   const lazy = new Set(entries.filter((p) => p.lazy).map((p) => p.id));
   const eager = { ...config, plugins: entries.map((p) => ({ ...p, lazy: false })) };
   // Quiet: every failure is reported on its own line with the plugin's last error.
   const kernel = api.createKernel(eager, { logger: () => undefined, cwd, configPath: 'path' in source ? resolve(cwd, source.path) : undefined });
   try {
     await kernel.start().catch(() => undefined); // a plugin that cannot start shows in its status
-    return kernel.plugins().map((status) => describe(status, lazy.has(status.id)));
+    const plugins = kernel.plugins().flatMap((status) => [describe(status, lazy.has(status.id)), ...confinementLine(status)]);
+    return { plugins, more: await whileUp(kernel) };
   } finally {
     await kernel.stop().catch(() => undefined);
   }

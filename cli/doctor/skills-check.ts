@@ -1,70 +1,66 @@
 /**
- * Skill directories in each agent workspace (`skills/`, `.agents/skills/`), when they exist: a
- * real directory inside the workspace, and each skill a folder with a SKILL.md that opens with
- * frontmatter naming it and saying what it does.
+ * The skills each agent's run would get, as the kernel's skills service lists them: one line per
+ * source (extra, bundled, managed, personal, project, workspace, and any a plugin contributes)
+ * with its count and how it notices changes, then one line per candidate the loader left out for
+ * a reason an operator must act on. Nothing here re-reads SKILL.md: it is the loader's answer, so
+ * doctor and `pincer skills` can never disagree.
  */
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { basename } from 'node:path';
+import type { Kernel, RunSkills, SkillExclusion } from '../kernel.js';
+import { FAILING_REASONS } from '../skills/format.js';
+import { printable } from '../skills/printable.js';
 import { line, type DoctorLine } from './types.js';
 
-const CANDIDATES = ['skills', '.agents/skills'];
+type SourceStatus = RunSkills['sources'][number];
 
-/** The first 64 KiB of a regular file; a FIFO or device (an agent can make one) is never opened. */
-function head(file: string): string | undefined {
-  // Non-blocking open, then the type of what was opened: a FIFO swapped in after a check cannot hang us.
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    if (!fstatSync(fd).isFile()) return undefined;
-    const buffer = Buffer.alloc(64 * 1024);
-    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
-  } finally {
-    closeSync(fd);
+function watchWords(source: SourceStatus): { status: DoctorLine['status']; words: string; fix?: string } {
+  switch (source.state) {
+    case 'current':
+      return { status: 'ok', words: 'watched (native file watchers)' };
+    case 'unwatched':
+      return source.detail === 'fallback'
+        ? { status: 'warn', words: 'not watched: no file watch handles left, so it is listed again before each run', fix: 'raise the watch limit (Linux: sysctl fs.inotify.max_user_watches), or stop other watchers' }
+        : { status: 'ok', words: 'not watched (skills.load.watch is false): listed again before each run' };
+    case 'failed':
+      return { status: 'fail', words: `could not be listed: ${source.detail ?? 'unknown error'}`, fix: "run 'pincer plugins' for the skills plugin's state and last error" };
+    default:
+      return { status: 'warn', words: `${source.state}: its list may be out of date`, fix: "run 'pincer skills check'" };
   }
 }
 
-function frontmatterProblem(file: string): string | undefined {
-  const text = head(file);
-  if (text === undefined) return 'is not a regular file';
-  const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  if (!match) return 'has no frontmatter (a --- block at the top)';
-  const missing = ['name', 'description'].filter((key) => !new RegExp(`^${key}\\s*:\\s*\\S`, 'm').test(match[1]!));
-  return missing.length ? `frontmatter lacks ${missing.join(' and ')}` : undefined;
+const nameOf = (e: SkillExclusion) => e.name ?? basename(e.path);
+
+function linesOf(skills: RunSkills, who: string): DoctorLine[] {
+  const lines: DoctorLine[] = [];
+  for (const source of skills.sources) {
+    const count = skills.skills.filter((s) => s.source === source.label).length;
+    const excluded = skills.excluded.filter((e) => e.source === source.label).length;
+    const watch = watchWords(source);
+    const listed = source.state === 'failed' ? '' : `${count} skill(s)${excluded ? `, ${excluded} excluded` : ''}; `;
+    lines.push(line('skills', `${source.label}${who}`, watch.status, `${listed}${watch.words}`, watch.fix));
+  }
+  for (const e of skills.excluded.filter((x) => FAILING_REASONS.has(x.reason))) {
+    lines.push(line('skills', printable(`${e.source}: ${nameOf(e)}`), 'warn', printable(`excluded (${e.reason}): ${e.detail}`), `see 'pincer skills show ${printable(nameOf(e))}'; fix or remove ${printable(e.path)}`));
+  }
+  for (const s of skills.skills.filter((x) => x.findings?.some((f) => f.severity === 'critical'))) {
+    lines.push(line('skills', printable(`${s.source}: ${s.name}`), 'warn', 'listed with a critical scanner finding', `see 'pincer skills show ${printable(s.name)}'`));
+  }
+  return lines;
 }
 
-function checkDir(workspace: string, dir: string): DoctorLine[] {
-  const subject = dir;
-  const path = join(workspace, dir);
-  if (lstatSync(path).isSymbolicLink()) {
-    const target = realpathSync(path);
-    const rel = relative(realpathSync(workspace), target);
-    if (rel.startsWith('..') || isAbsolute(rel)) return [line('skills', subject, 'warn', `${path} links outside the workspace (${target}); sandboxes do not mount it`, 'move the skills into the workspace')];
-  }
-  const problems: DoctorLine[] = [];
-  let count = 0;
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
-    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
-    const file = join(path, entry.name, 'SKILL.md');
-    if (!existsSync(file)) {
-      problems.push(line('skills', `${dir}/${entry.name}`, 'warn', 'has no SKILL.md, so it is not a skill', 'add SKILL.md with name and description frontmatter, or move the folder out'));
-      continue;
+/** Refreshes every agent's skill sources on a started kernel and reports each, per agent when there are several. */
+export async function checkSkills(kernel: Kernel, agentIds: readonly string[]): Promise<DoctorLine[]> {
+  const service = kernel.skills;
+  if (!service) return [line('skills', 'sources', 'skip', 'this kernel has no skills service')];
+  await service.refresh();
+  const agents = agentIds.length > 0 ? agentIds : [undefined];
+  const lines = agents.flatMap((agentId) => {
+    const who = agents.length > 1 ? ` (agent ${agentId})` : '';
+    try {
+      return linesOf(service.forRun(agentId === undefined ? {} : { agentId }), who);
+    } catch (error) {
+      return [line('skills', `sources${who}`, 'fail', `cannot list the skills: ${(error as Error).message}`, "run 'pincer skills check'")];
     }
-    const problem = frontmatterProblem(file);
-    if (problem) problems.push(line('skills', `${dir}/${entry.name}`, 'warn', `SKILL.md ${problem}`, 'start SKILL.md with ---, name: ..., description: ..., ---'));
-    else count += 1;
-  }
-  return [line('skills', subject, 'ok', `${path}: ${count} skill(s)`), ...problems];
-}
-
-function checkDirSafely(workspace: string, dir: string): DoctorLine[] {
-  try {
-    if (!statSync(join(workspace, dir)).isDirectory()) return [line('skills', dir, 'warn', `${join(workspace, dir)} is not a folder`, 'remove it or make it the skills folder')];
-    return checkDir(workspace, dir);
-  } catch (error) {
-    return [line('skills', dir, 'warn', `cannot read ${join(workspace, dir)}: ${(error as Error).message}`, 'check its permissions')];
-  }
-}
-
-export function checkSkillDirs(workspaces: readonly string[]): DoctorLine[] {
-  const lines = [...new Set(workspaces)].flatMap((workspace) => CANDIDATES.filter((dir) => existsSync(join(workspace, dir))).flatMap((dir) => checkDirSafely(workspace, dir)));
-  return lines.length ? lines : [line('skills', 'directories', 'skip', `no skills/ or .agents/skills/ in ${workspaces.join(', ') || 'any workspace'}`)];
+  });
+  return lines.length ? lines : [line('skills', 'sources', 'skip', 'no plugin contributes a skill source (the bundled "skills" plugin is not configured)')];
 }

@@ -24,15 +24,18 @@ async function doctor(dir: string, file: string, ...flags: string[]): Promise<{ 
 const find = (checks: Check[], section: string, subject: string) => checks.find((c) => c.section === section && c.subject === subject);
 
 describe('pincer doctor', () => {
-  it('starts every plugin, lazy ones too, reports each start time, and checks skill directories', async () => {
+  it('starts every plugin, lazy ones too, reports each start time and confinement warning, and each skill source as the loader lists it', async () => {
     const dir = workspace();
     mkdirSync(join(dir, 'skills/deploy'), { recursive: true });
-    writeFileSync(join(dir, 'skills/deploy/SKILL.md'), '---\nname: deploy\ndescription: Ships the build\n---\nSteps.\n');
-    mkdirSync(join(dir, 'skills/notes'));
+    // No `name`: the loader takes the directory's, so this is a skill (the old doctor warned).
+    writeFileSync(join(dir, 'skills/deploy/SKILL.md'), '---\ndescription: Ships the build\n---\nSteps.\n');
     // An agent can make a FIFO where a SKILL.md belongs; reading it must not hang the doctor.
     mkdirSync(join(dir, 'skills/trap'));
     execFileSync('mkfifo', [join(dir, 'skills/trap/SKILL.md')]);
-    const file = await writeConfig(dir, (c) => c.plugins.push({ id: 'echo', module: fixture('echo') }));
+    const file = await writeConfig(dir, (c) => {
+      c.plugins.push({ id: 'echo', module: fixture('echo') });
+      c.plugins.find((p: { id: string }) => p.id === 'fs').dangerouslyUnconfined = true;
+    });
     const { code, checks } = await doctor(dir, file);
     expect(code, JSON.stringify(checks, null, 2)).toBe(0);
     expect(find(checks, 'node', 'version')).toMatchObject({ status: 'ok', detail: expect.stringContaining(process.version) });
@@ -41,10 +44,15 @@ describe('pincer doctor', () => {
     }
     // The echo fixture also offers a tool named "read", which only fs may serve: it starts, with a warning.
     expect(find(checks, 'plugins', 'echo')).toMatchObject({ status: 'warn', detail: expect.stringMatching(/^started in \d+ ms; protocol 1, version 1\.0\.0, .*1 tool\(s\) refused: plugin "echo" may not serve "read"/), fix: expect.any(String) });
+    expect(find(checks, 'plugins', 'fs confinement')).toMatchObject({ status: 'warn', detail: expect.stringContaining('runs unconfined'), fix: expect.any(String) });
     expect(find(checks, 'backends', 'sandbox')).toMatchObject({ status: 'skip' });
-    expect(find(checks, 'skills', 'skills')).toMatchObject({ status: 'ok', detail: expect.stringContaining('1 skill(s)') });
-    expect(find(checks, 'skills', 'skills/notes')).toMatchObject({ status: 'warn', detail: 'has no SKILL.md, so it is not a skill', fix: expect.any(String) });
-    expect(find(checks, 'skills', 'skills/trap')).toMatchObject({ status: 'warn', detail: 'SKILL.md is not a regular file' });
+    // Every source the skills plugin contributes (and the echo fixture's own), with its count and watch mode (15.5).
+    expect(checks.filter((c) => c.section === 'skills' && !c.subject.includes(':')).map((c) => c.subject).sort()).toEqual(
+      ['agents-skills-personal', 'agents-skills-project', 'echo-skills', 'pincer-bundled', 'pincer-extra', 'pincer-managed', 'pincer-workspace'],
+    );
+    expect(find(checks, 'skills', 'pincer-workspace')).toMatchObject({ status: 'ok', detail: '1 skill(s), 1 excluded; watched (native file watchers)' });
+    expect(find(checks, 'skills', 'pincer-bundled')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^[1-9]\d* skill\(s\); watched/) });
+    expect(find(checks, 'skills', 'pincer-workspace: trap')).toMatchObject({ status: 'warn', detail: expect.stringMatching(/^excluded \(not-a-file\)/), fix: expect.stringContaining("pincer skills show trap") });
 
     const strict = await doctor(dir, file, '--strict');
     expect(strict.code).toBe(1);
