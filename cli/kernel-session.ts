@@ -7,7 +7,7 @@ import { discoverConfig, loadDiscoveredConfig, type ConfigSource } from './confi
 import { err, type CliContext } from './context.js';
 import { CliError, toCliError } from './errors.js';
 import { startProgress } from './format/progress.js';
-import type { ApprovalSurface, Kernel, PincerConfig, PluginStatus, RunContext, ToolSet } from './kernel.js';
+import type { ApprovalSurface, Kernel, PincerConfig, PluginStatus, RunContext, ScriptedStep, ToolSet } from './kernel.js';
 import { createStderrLogger, type LogRecord } from './logger.js';
 import { checkWorkspace, resolveWorkspaceFlag } from './workspace-guard.js';
 
@@ -35,6 +35,8 @@ export interface OpenOptions {
   reportsPolicyWarnings?: boolean;
   /** Who answers approvals: MCP clients by elicitation (serve), the terminal (call). */
   approvalSurface?: ApprovalSurface;
+  /** `--script`: register the scripted turn runner with these steps (cli/script-runner.ts). */
+  script?: readonly ScriptedStep[];
 }
 
 /** Runs `fn` with a started kernel and always stops it, even when `fn` throws. */
@@ -66,6 +68,14 @@ export async function openKernel(ctx: CliContext, options: OpenOptions): Promise
     kernel = api.createKernel(config, { logger, cwd: base, configPath: 'path' in source ? resolve(ctx.cwd, source.path) : undefined, approvalSurface: options.approvalSurface });
   } catch (cause) {
     throw toCliError(cause, 'KERNEL');
+  }
+  if (options.script) {
+    const steps = options.script;
+    // A turn whose message carries its own steps (a sessions_spawn task) replays those instead.
+    kernel.registerTurnRunner?.(api.createScriptedTurnRunner((request) => {
+      const own = api.stepsFromMessage(request.message);
+      return own.length > 0 ? own : steps;
+    }));
   }
   const progress = startProgress(ctx.stderr, 'starting plugins…');
   // Poll the supervisor's view rather than subscribing: start() is the only long wait, and a

@@ -48,7 +48,8 @@ export interface ToolDefinition {
 
 export type { PolicyRemoval, RunToolExplanation as ToolExplanation } from '../kernel/index.js';
 export type { ApprovalSurface, RunSkill, RunSkills, SkillExclusion } from '../kernel/index.js';
-import type { ApprovalSurface, CallResult, CallsBlocked, PolicyRemoval, RunSkills, RunToolExplanation } from '../kernel/index.js';
+import type { ApprovalSurface, CallResult, CallsBlocked, PolicyRemoval, RunSkills, RunToolExplanation, ScriptedStep, TurnRunner, TurnScript } from '../kernel/index.js';
+export type { ScriptedStep };
 
 export interface ToolSet {
   readonly tools: readonly ToolDefinition[];
@@ -124,6 +125,8 @@ export interface Kernel {
   sandboxAdmin: SandboxAdmin;
   on(event: 'toolsChanged', listener: () => void): () => void;
   readonly skills?: KernelSkillsView;
+  /** Who runs agent turns (subagents, sends, cron runs); `--script` registers the scripted runner. */
+  registerTurnRunner?(runner: TurnRunner): () => void;
 }
 
 /** The kernel's public functions the CLI uses. */
@@ -136,6 +139,10 @@ export interface KernelApi {
   /** Policy entries of a loaded config that match nothing, judged with the tools its plugins' manifests declare. */
   policyWarnings(config: PincerConfig): ConfigIssue[];
   createKernel(config: PincerConfig, opts?: { logger?: (record: LogRecordLike) => void; cwd?: string; configPath?: string; approvalSurface?: ApprovalSurface }): Kernel;
+  /** A turn runner that replays tool calls instead of asking a model (`--script`). */
+  createScriptedTurnRunner(script: TurnScript): TurnRunner;
+  /** The steps a turn's message carries (`{"steps":[...]}`), or none. */
+  stepsFromMessage(message: string): ScriptedStep[];
 }
 
 /** The record the kernel's logger receives (plugin output arrives with source `plugin:<id>`). */
@@ -160,6 +167,8 @@ export async function loadKernelApi(): Promise<KernelApi> {
       return kernel.lintPolicyConfig(typed, { pluginTools: kernel.pluginToolsFromManifests(typed) });
     },
     createKernel: (config, opts) => kernel.createKernel(config as Parameters<typeof kernel.createKernel>[0], opts),
+    createScriptedTurnRunner: (script) => kernel.createScriptedTurnRunner(script),
+    stepsFromMessage: (message) => kernel.stepsFromMessage(message),
   };
   return api;
 }

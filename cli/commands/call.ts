@@ -10,6 +10,9 @@ import { startProgress, type Progress } from '../format/progress.js';
 import { terminalApprovalSurface } from '../format/approval-prompt.js';
 import { describeRun } from '../format/tools-report.js';
 import { assembleRun, withKernel } from '../kernel-session.js';
+import { readScript } from '../script-runner.js';
+
+const CALL_OPTIONS = { ...RUN_OPTIONS, script: { type: 'string' } } as const;
 
 export const callCommand: Command = {
   name: 'call',
@@ -31,6 +34,9 @@ Exit status: 0 when the call succeeded, 1 for every other outcome (the tool is
 not available, the call was denied or blocked, the tool returned an error).
 
 ${RUN_FLAGS_HELP}
+      --script FILE   run agent turns (sessions_send, a subagent) with the scripted
+                      runner: each replays FILE's steps, [{"tool":..,"params":{..}}],
+                      or the steps its own message carries (docs/automations.md)
 
 Examples:
   pincer call read '{"path":"README.md"}'
@@ -38,7 +44,7 @@ Examples:
   echo '{"path":"notes.txt","content":"hi"}' | pincer call write -`,
 
   async run(ctx, argv) {
-    const { values, positionals } = parseFlags('call', argv, RUN_OPTIONS);
+    const { values, positionals } = parseFlags('call', argv, CALL_OPTIONS);
     expectPositionals('call', positionals, 1, 2, 'a TOOL name');
     const [toolName, rawParams] = positionals;
     const params = parseParams(rawParams);
@@ -46,7 +52,8 @@ Examples:
     // On a terminal, approvals are asked right here; elsewhere nobody could answer.
     let spinner: Progress | undefined;
     const approvalSurface = terminalApprovalSurface(process.stdin, ctx.stderr, ctx.errColors, () => spinner?.done());
-    return withKernel(ctx, { ...runOpenOptions('call', values), approvalSurface }, async (session) => {
+    const script = values.script === undefined ? undefined : readScript(ctx, values.script, 'call');
+    return withKernel(ctx, { ...runOpenOptions('call', values), approvalSurface, script }, async (session) => {
       const toolSet = assembleRun(ctx, session, run);
       const abort = new AbortController();
       const onSigint = () => abort.abort(new CliError('CALL_FAILED', 'cancelled by Ctrl-C'));

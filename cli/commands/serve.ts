@@ -3,6 +3,7 @@ import { RUN_FLAGS_HELP, RUN_OPTIONS, expectPositionals, parseFlags, runContextF
 import type { Command } from '../context.js';
 import { usageError } from '../errors.js';
 import { parseHttpSettings } from '../serve/http-flags.js';
+import { readScript } from '../script-runner.js';
 
 const SERVE_OPTIONS = {
   ...RUN_OPTIONS,
@@ -13,6 +14,7 @@ const SERVE_OPTIONS = {
   'allow-origin': { type: 'string', multiple: true },
   'max-sessions': { type: 'string' },
   'idle-timeout': { type: 'string' },
+  script: { type: 'string' },
 } as const;
 
 export const serveCommand: Command = {
@@ -39,6 +41,12 @@ browser Origin not allowed with --allow-origin.
 
 ${RUN_FLAGS_HELP.replace(/\n\s+--json[^\n]*/, '')}
 
+Turns:
+      --script FILE        run agent turns (sessions_spawn, sessions_send, cron
+                           runs) with the scripted runner: each replays FILE's
+                           steps, [{"tool":..,"params":{..}}], or the steps its
+                           own message carries (docs/automations.md)
+
 HTTP flags:
       --http PORT          Streamable HTTP on 127.0.0.1:PORT instead of stdio
       --socket PATH        Streamable HTTP on a Unix socket instead of stdio
@@ -62,6 +70,7 @@ MCP client config (Claude Desktop and others):
     const http = parseHttpSettings(values);
     // Loaded on demand: the MCP SDK is the heaviest import, and only serve needs it.
     const { startServe } = await import('../serve/start.js');
-    return startServe(ctx, { run: runContextFrom(values), open: runOpenOptions('serve', values), http });
+    const script = values.script === undefined ? undefined : readScript(ctx, values.script, 'serve');
+    return startServe(ctx, { run: runContextFrom(values), open: { ...runOpenOptions('serve', values), script }, http });
   },
 };

@@ -105,6 +105,8 @@ export function fakeApi(kernel: FakeKernel, overrides: Partial<KernelApi> = {}):
     checkConfig: () => ({ ok: true, issues: [] }),
     policyWarnings: () => [],
     createKernel: () => kernel,
+    createScriptedTurnRunner: () => ({ runTurn: async () => ({}) }),
+    stepsFromMessage: () => [],
     ...overrides,
   };
 }
