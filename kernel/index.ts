@@ -85,4 +85,4 @@ export { configJsonSchema } from './config/json-schema.js';
 
 // Plugin host
 export { createPluginHost, KernelError, isKernelError } from './host/index.js';
-export type { PluginHost, PluginStatus, PluginLifecycleState, KernelErrorCode, HostLogger, HostLogRecord } from './host/index.js';
+export type { PluginHost, PluginStatus, PluginLifecycleState, KernelErrorCode, HostLogger, HostLogRecord, RestartPolicy } from './host/index.js';

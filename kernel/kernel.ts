@@ -3,9 +3,10 @@
  * `assembleTools` is the hot path: pure and in memory (cached contributions, cached
  * policy plans, cached schema normalization); no IPC, no spawn, no disk.
  */
+import { createAuditTrail, type AuditTrailView } from './audit/index.js';
 import { createDiagnosticsEmitter, type DiagnosticsEmitter } from './diagnostics/index.js';
 import { createToolGate, type ApprovalSurface, type CallPathLogger, type KernelTool, type RunContext, type TrustedToolPolicy } from './gate/index.js';
-import { createPluginHost, defaultHostLogger, type HostLogger, type PluginHost, type PluginStatus } from './host/index.js';
+import { createPluginHost, defaultHostLogger, type HostLogger, type PluginHost, type PluginStatus, type RestartPolicy } from './host/index.js';
 import { agentWorkspacesOf, sharesSurfaceOf, workspaceRootsOf } from './host/workspace-roots.js';
 import { normalizeToolSchema } from './schema/index.js';
 import { createPolicyEngine } from './policy/index.js';
@@ -49,6 +50,12 @@ export interface KernelOptions {
   cwd?: string;
   /** The config file `config` was loaded from: tools may never change it when it lies inside a workspace. */
   configPath?: string;
+  /**
+   * The supervisor's crash budget (default: failed after 3 crashes in 5 minutes, backoff from
+   * 500 ms). A host that kills plugins on purpose (a chaos run) raises it to measure settling
+   * rather than the budget.
+   */
+  restart?: Partial<RestartPolicy>;
 }
 
 export interface Kernel {
@@ -67,6 +74,8 @@ export interface Kernel {
   on(event: 'toolsChanged', listener: (change: ToolsChangedEvent) => void): () => void;
   /** Typed `tool.*` events; never raw params or output. */
   readonly diagnostics: DiagnosticsEmitter;
+  /** The audit trail of the kernel's decisions (`audit` config; `pincer audit tail` reads it). */
+  readonly audit: AuditTrailView;
   /** The plugin host, for hosts that need lower-level control. */
   readonly host: PluginHost;
   /** Skill sources: `refresh()` after start and before a run; a run's skills are `toolSet.skills`. */
@@ -102,23 +111,28 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const log = options.logger ?? defaultHostLogger;
   const logger = callPathLogger(log);
   const cwd = options.cwd ?? process.cwd();
+  // Created before the host, which reports plugin states from its first start on.
+  const audit = createAuditTrail(config.audit, { cwd, warn: (message) => log({ level: 'warn', source: 'kernel', message }) });
   const workspaceRoots = workspaceRootsOf(config, cwd);
   // The `mcp` block becomes the bridge's plugin entry, with the servers the policy denies left out.
   const plugins = withMcpBridge(config, { workspaces: workspaceRoots });
   // No plugin may start from where an agent can write (its workspace, a sandbox mount).
   const host = createPluginHost({
-    plugins, logger: log, workspaceRoots, sharesSurface: sharesSurfaceOf(config),
+    plugins, logger: log, workspaceRoots, sharesSurface: sharesSurfaceOf(config), restart: options.restart,
     confinement: { config: config.confinement, workspaces: agentWorkspacesOf(config, cwd), skillRoots: skillRootsOf(config, cwd) },
+    decisions: audit.host,
   });
   const sandboxAdmin = createSandboxAdmin(host, config, cwd);
   const surfaces = new SurfaceCache(host, plugins.map((plugin) => plugin.id));
   const families = new FamilyTools(host, config);
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath, plugins });
   const skills = createSkillsService({ host, config, resolveRun, cwd, configPath: options.configPath, log });
-  const router = new WorkspaceRouter(host, (placement) => skills.prepareConfig(placement));
+  const router = new WorkspaceRouter(host, (placement) => skills.prepareConfig(placement), audit.workspace);
+  audit.sessionKeyOf = (handle) => router.sessionKeyOf(handle);
   // Policy warnings have their own source, so a door that shows a ToolSet's warnings can leave these log lines out.
   const policy = createPolicyEngine(config, { warn: (message) => log({ level: 'warn', source: 'policy', message }) });
   const diagnostics = createDiagnosticsEmitter((error) => logger.warn(`diagnostics listener failed: ${String(error)}`));
+  audit.watch(diagnostics);
   const trusted = options.trustedPolicies ?? [];
   const discovered = new DiscoveredTools();
   const tracker = new ToolListTracker(host);
@@ -169,6 +183,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     const steps = () => policy.steps(run, run.sandbox.sandboxed);
     const surface = families.extend(surfaces.get(run.enabledPlugins), run, steps);
     const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: [...run.warnings, ...surface.warnings] });
+    audit.noteRemovals(result.removals, run); // a look-up for a seen run shape; written later, off this path
     const target = { provider: run.provider, modelId: run.model };
     const caller = { runId, agentId: run.agentId, sessionKey: run.sessionKey, trigger: run.trigger ?? 'user', jobId: run.jobId, depth: run.subagentDepth ?? 0, tools: result.effectiveAllowlist, pluginTools: pluginToolsOf(result.tools), memoryWritePath };
     const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement, beginCall: turns.callerRun(caller) };
@@ -216,6 +231,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
           logger,
           runContext: publicRunContext(run),
           sandboxProfile: () => run.placement,
+          denialsRecorded: audit.denialsRecorded,
         });
       },
     });
@@ -247,6 +263,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
       await host.stop();
       router.reset();
       runs.clear();
+      await audit.close(); // after host.stop(): the plugins' last state changes are recorded
       lifecycle = 'stopped';
     },
     skills: skills.api,
@@ -262,6 +279,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
       return () => listeners.delete(listener);
     },
     diagnostics,
+    audit,
     host,
     registerTurnRunner: turns.registerTurnRunner,
     startTurn: (request) => {

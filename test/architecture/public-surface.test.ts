@@ -42,7 +42,7 @@ const KERNEL_TYPES = [
   'HostLogRecord', 'HostLogger', 'Kernel', 'KernelErrorCode', 'KernelOptions', 'KernelTool', 'KernelUsageErrorCode', 'LoopCheckResult',
   'LoopDetectorKind', 'OkCallResult', 'OpenAIChatTool', 'OpenAIFunction', 'OpenAIResponsesTool', 'OpenAIToolOptions', 'PincerConfig',
   'PluginAvailability', 'PluginHost', 'PluginLifecycleState', 'PluginStatus', 'PolicyEngine', 'PolicyLayerId', 'PolicyLintOptions',
-  'PolicyRemoval', 'PolicyResult', 'PolicyStep', 'ProviderToolErrorCode', 'ProviderToolInput', 'RunContext', 'RunSender',
+  'PolicyRemoval', 'PolicyResult', 'PolicyStep', 'ProviderToolErrorCode', 'ProviderToolInput', 'RestartPolicy', 'RunContext', 'RunSender',
   'RunToolExplanation', 'RunTrigger', 'SandboxAdmin', 'SandboxAdminOperation', 'SandboxAdminRequest', 'SandboxAdminResult', 'SandboxCheckStep', 'SandboxConfig', 'SandboxListing', 'SandboxMode', 'SystemTool', 'SystemToolOptions', 'ToolContent', 'ToolDescriptor', 'ToolExecuteContext',
   'ToolExecutionBlockedEvent', 'ToolExecutionCompletedEvent', 'ToolExecutionErrorEvent', 'ToolExecutionEventBase',
   'ToolExecutionRejectedEvent', 'ToolExecutionStartedEvent', 'ToolExplanation', 'ToolGate', 'ToolGateOptions', 'ToolLoopDetectedEvent',
