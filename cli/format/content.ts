@@ -1,21 +1,28 @@
 /**
- * Prints a tool result for a terminal: text as-is, JSON pretty-printed, images as a one-line
- * placeholder (base64 on a terminal helps nobody; `--json` keeps the data).
+ * Prints a tool result for a terminal: text, JSON pretty-printed, images as a one-line
+ * placeholder (base64 on a terminal helps nobody; `--json` keeps the data). Every block is
+ * plugin text, so control characters are shown as escapes (newlines and tabs kept): a result
+ * must not set the window title, clear the screen or rewrite lines the operator already read.
+ * `--json` stays the exact data.
  */
+import { escapeForTerminal } from '../../kernel/host/escape.js';
 import type { Colors } from './color.js';
 import type { CallResult, ToolContent, ToolResult } from '../kernel.js';
+
+const shown = (text: string): string => escapeForTerminal(text, { keepNewlines: true });
 
 export function formatContent(block: ToolContent): string {
   switch (block.type) {
     case 'text':
-      return block.text;
+      return shown(block.text);
     case 'json':
-      return JSON.stringify(block.json, null, 2);
+      // JSON.stringify escapes C0 controls in strings but not C1 ones or U+2028/2029.
+      return shown(JSON.stringify(block.json, null, 2));
     case 'image':
-      return `[image ${block.mimeType}, ${approxBytes(block.data)} bytes]`;
+      return `[image ${shown(block.mimeType)}, ${approxBytes(block.data)} bytes]`;
     default:
       // A content type newer than this CLI: show it rather than drop it.
-      return JSON.stringify(block);
+      return shown(JSON.stringify(block));
   }
 }
 
@@ -36,7 +43,8 @@ export function callResultJson(tool: string, result: CallResult): Record<string,
 export function formatCallFailure(tool: string, result: CallResult, c: Colors): string {
   if (!result.isError) return '';
   const retry = result.retryable ? c.dim(' · retryable') : '';
-  return `${c.red('✗')} ${tool} ${result.outcome.replace('_', ' ')} (${result.code})${retry}`;
+  // A plugin's error can carry its own code: shown escaped like the rest of its text.
+  return `${c.red('✗')} ${escapeForTerminal(tool)} ${result.outcome.replace('_', ' ')} (${escapeForTerminal(String(result.code))})${retry}`;
 }
 
 function approxBytes(base64: string): number {

@@ -1,7 +1,9 @@
 /**
  * A one-line progress indicator on stderr, for plugin start. It draws only on a terminal: piped
- * stderr (CI logs, MCP hosts capturing `pincer serve`) gets nothing, so logs stay clean.
+ * stderr (CI logs, MCP hosts capturing `pincer serve`) gets nothing, so logs stay clean. Its text
+ * can be a plugin's progress message, drawn with control characters escaped.
  */
+import { escapeForTerminal } from '../../kernel/host/escape.js';
 import type { OutStream } from '../context.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -18,7 +20,7 @@ export function startProgress(stream: OutStream, text: string, intervalMs = 80):
   let frame = 0;
   let current = text;
   const draw = () => {
-    const line = `${FRAMES[frame++ % FRAMES.length]} ${current}`;
+    const line = `${FRAMES[frame++ % FRAMES.length]} ${escapeForTerminal(current)}`;
     const width = stream.columns ?? 80;
     // \r + erase-line keeps it to one line however often it is redrawn.
     stream.write(`\r\u001b[2K${line.length > width - 1 ? `${line.slice(0, width - 2)}…` : line}`);

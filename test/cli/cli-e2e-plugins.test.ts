@@ -42,6 +42,17 @@ describe('plugin problems in the CLI', () => {
     expect(code).toBe(1);
   });
 
+  it('prints a plugin’s result text with its escape sequences shown, not obeyed, and keeps --json exact', async () => {
+    const file = config('escapes.json', [{ id: 'esc', module: join(REPO, 'dist/test/fixtures/plugins/writes-escape-sequences.js') }]);
+    const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/; // ESC, BEL, CR, C1: anything but newline and tab
+    const ok = await pincer(['call', 'fine', '--config', file], { cwd: ws.dir });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('result \\x1b]0;pwned\\x07\\x1b[2J');
+    for (const [name, text] of Object.entries({ stdout: ok.stdout, stderr: ok.stderr })) expect(RAW.test(text), `${name}: ${JSON.stringify(text)}`).toBe(false);
+    const json = await pincer(['call', 'fine', '--config', file, '--json'], { cwd: ws.dir });
+    expect(JSON.parse(json.stdout).content[0].text).toBe('result \u001b]0;pwned\u0007\u001b[2J\u001b[1A\rall plugins healthy\n[plugin:fs] error: forged');
+  });
+
   it('resolves a relative command against the config file, not the caller', async () => {
     const dir = join(ws.dir, 'conf');
     mkdirSync(dir);

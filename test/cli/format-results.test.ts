@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createColors } from '../../cli/format/color.js';
-import { callResultJson, formatCallFailure } from '../../cli/format/content.js';
+import { callResultJson, formatCallFailure, formatContent } from '../../cli/format/content.js';
+import { startProgress } from '../../cli/format/progress.js';
 import { formatExplanation } from '../../cli/format/explain.js';
 import { toMcpResult } from '../../cli/serve/mcp-result.js';
 import type { CallResult, ToolSet } from '../../cli/kernel.js';
@@ -32,6 +33,19 @@ describe('how the doors print a call result', () => {
     const json = callResultJson('read', blocked);
     expect(json).toMatchObject({ tool: 'read', outcome: 'blocked', code: 'HOOK_BLOCKED', isError: true });
     expect(json).not.toHaveProperty('cause');
+  });
+
+  it('shows a plugin’s control characters as escapes in every block and in a progress message, keeping newlines and tabs', () => {
+    const evil = 'a\u001b]0;title\u0007\u001b[2J\r\u009b1A\tb\nc';
+    expect(formatContent({ type: 'text', text: evil })).toBe('a\\x1b]0;title\\x07\\x1b[2J\\r\\x9b1A\tb\nc');
+    expect(formatContent({ type: 'json', json: { evil } })).not.toMatch(/[\u0080-\u009f]/); // JSON.stringify leaves C1 raw
+    expect(formatContent({ type: 'image', mimeType: 'image/png\u001b[2J', data: '' })).toBe('[image image/png\\x1b[2J, 0 bytes]');
+    let drawn = '';
+    // The first frame is drawn at once, from the starting text (a plugin's progress message goes through update, drawn the same way).
+    startProgress({ isTTY: true, columns: 200, write: (text: string) => void (drawn += text) } as never, 'step a\u001b]0;title\u0007\u009b2J', 60_000).done();
+    expect(drawn).toContain('step a\\x1b]0;title');
+    expect(drawn).not.toContain('\u001b]0;title');
+    expect(drawn).not.toMatch(/[\u0007\u0080-\u009f]/);
   });
 
   it('gives MCP a block as isError with the verdict in _meta (23.3, 10.4)', () => {
