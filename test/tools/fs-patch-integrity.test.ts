@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { applyPatchTool } from '../../plugins/fs/src/tools/apply-patch.js';
 import { editTool } from '../../plugins/fs/src/tools/edit.js';
@@ -145,6 +147,17 @@ describe.each(fixtures)('apply_patch and edit integrity (%s)', (_name, make) => 
       expect(await f.list()).toEqual(['target.txt']);
     });
 
+    it('refuses to move a symlink (PATCH_CONFLICT) and changes neither the link nor its target', async () => {
+      f = await make();
+      await f.put('target.txt', 'target\n');
+      await f.symlink('target.txt', 'link.txt');
+      const result = await callTool(applyPatchTool, { input: patch('*** Update File: link.txt', '*** Move to: moved.txt', '-target', '+moved') }, f.workspace);
+      expect(errorCodeOf(result)).toBe('PATCH_CONFLICT');
+      expect(textOf(result)).toMatch(/Cannot move link\.txt: it is a symbolic link; apply_patch moves regular files/);
+      expect(await f.list()).toEqual(['link.txt@', 'target.txt']);
+      expect(await f.bytes('target.txt')).toEqual(Buffer.from('target\n'));
+    });
+
     it('refuses to create a file through a dangling symlink, which an undo would otherwise remove', async () => {
       f = await make();
       await f.symlink('nowhere', 'ghost');
@@ -192,5 +205,29 @@ describe.each(fixtures)('apply_patch and edit integrity (%s)', (_name, make) => 
       expect(await f.bytes('a.txt')).toEqual(Buffer.from('a\n'));
       expect(await f.list()).toEqual(before);
     });
+  });
+});
+
+// Inode and owner are read from the host, so this part runs on the local backend (as root here,
+// so a file can belong to another user): the undo renames the parked original back, it does not copy it.
+describe('a rolled-back delete is the same file (local backend)', () => {
+  let f: Awaited<ReturnType<typeof localFixture>>;
+  afterEach(async () => {
+    await f.cleanup();
+  });
+
+  it('comes back as the same inode with its owner, mode and bytes', async () => {
+    f = await localFixture();
+    await f.put('tool.sh', '#!/bin/sh\n', 0o750);
+    await f.put('z.txt', 'z\n');
+    const file = path.join(f.dir, 'tool.sh');
+    await fs.chown(file, 4321, 4321);
+    const before = await fs.stat(file);
+    const result = await callTool(applyPatchTool, { input: patch('*** Delete File: tool.sh', '*** Update File: z.txt', '-z', '+Z') }, failingWritesTo(f.workspace, 'z.txt'));
+    expect(result.details).toMatchObject({ rolledBack: true });
+    const after = await fs.stat(file);
+    expect({ ino: after.ino, dev: after.dev, uid: after.uid, gid: after.gid, mode: after.mode & 0o7777 }).toEqual({ ino: before.ino, dev: before.dev, uid: 4321, gid: 4321, mode: 0o750 });
+    expect(await f.bytes('tool.sh')).toEqual(Buffer.from('#!/bin/sh\n'));
+    expect(await f.list()).toEqual(['tool.sh', 'z.txt']);
   });
 });
