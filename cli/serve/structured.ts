@@ -7,12 +7,24 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 
-const validators = new WeakMap<object, JsonSchemaValidator<unknown>>();
+const validators = new WeakMap<object, JsonSchemaValidator<unknown> | { problem: string }>();
 const ajv = new AjvJsonSchemaValidator();
 
-function validatorFor(schema: Record<string, unknown>): JsonSchemaValidator<unknown> {
+/**
+ * The schema's compiled validator, or why it has none. The kernel bounded the schema's size when
+ * the plugin sent it, but not its meaning: ajv throws on a schema it cannot compile (`"type": 5`,
+ * a `$ref` it cannot resolve), and that must cost only the structured content, never the call.
+ */
+function validatorFor(schema: Record<string, unknown>): JsonSchemaValidator<unknown> | { problem: string } {
   let validate = validators.get(schema);
-  if (!validate) validators.set(schema, (validate = ajv.getValidator(schema as JsonSchemaType)));
+  if (!validate) {
+    try {
+      validate = ajv.getValidator(schema as JsonSchemaType);
+    } catch (error) {
+      validate = { problem: `the tool's outputSchema cannot be compiled: ${String((error as Error)?.message ?? error).slice(0, 300)}` };
+    }
+    validators.set(schema, validate);
+  }
   return validate;
 }
 
@@ -25,6 +37,7 @@ export interface StructuredOutcome {
 export function structuredContentFor(outputSchema: Record<string, unknown> | undefined, result: { structuredContent?: Record<string, unknown>; details?: Record<string, unknown>; isError?: boolean }): StructuredOutcome {
   if (!outputSchema || result.isError) return {};
   const validate = validatorFor(outputSchema);
+  if (typeof validate !== 'function') return { problem: validate.problem };
   const properties = outputSchema.properties && typeof outputSchema.properties === 'object' ? Object.keys(outputSchema.properties) : [];
   const candidate = result.structuredContent ?? Object.fromEntries(properties.filter((key) => result.details?.[key] !== undefined).map((key) => [key, result.details![key]]));
   const checked = validate(candidate);

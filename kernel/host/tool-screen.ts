@@ -56,16 +56,22 @@ export function screenTools(raw: unknown, options: { pluginId: string; callMs: n
     const tool = parsed.data;
     const key = canonicalToolName(tool.name);
     if (seen.has(key)) return refuse('DUPLICATE_TOOL', `a tool of the same name (${key}) comes earlier in the list`);
-    const left = MAX_SCHEMA_NODES_PER_LIST - work;
-    if (left <= 0) return refuse('SCHEMA_TOO_COMPLEX', `inputSchema refused (the plugin's schemas together have more than ${MAX_SCHEMA_NODES_PER_LIST} nodes)`);
-    try {
-      work += assertSchemaWithinLimits(tool.inputSchema, left);
-    } catch (error) {
-      const cut = left < DEFAULT_SCHEMA_LIMITS.maxNodes;
-      work += Math.min(left, DEFAULT_SCHEMA_LIMITS.maxNodes); // what the failed check cost, at most
-      const why = cut ? `the plugin's schemas together have more than ${MAX_SCHEMA_NODES_PER_LIST} nodes` : (error as Error).message;
-      if (error instanceof SchemaLimitError) return refuse('SCHEMA_TOO_COMPLEX', `inputSchema refused (${why})`);
-      return refuse('INVALID_TOOL', `inputSchema cannot be normalized: ${escapeForTerminal(String((error as Error)?.message ?? error), { maxChars: 200 })}`);
+    // Both schemas are walked by kernel code (the output schema by `pincer serve`'s validator), so
+    // both are bounded alike. A bad output schema drops the whole tool, as a bad input schema does:
+    // serving the tool without the schema would silently change what it promises MCP clients.
+    for (const [field, schema] of [['inputSchema', tool.inputSchema], ['outputSchema', tool.outputSchema]] as const) {
+      if (schema === undefined) continue;
+      const left = MAX_SCHEMA_NODES_PER_LIST - work;
+      if (left <= 0) return refuse('SCHEMA_TOO_COMPLEX', `${field} refused (the plugin's schemas together have more than ${MAX_SCHEMA_NODES_PER_LIST} nodes)`);
+      try {
+        work += assertSchemaWithinLimits(schema, left);
+      } catch (error) {
+        const cut = left < DEFAULT_SCHEMA_LIMITS.maxNodes;
+        work += Math.min(left, DEFAULT_SCHEMA_LIMITS.maxNodes); // what the failed check cost, at most
+        const why = cut ? `the plugin's schemas together have more than ${MAX_SCHEMA_NODES_PER_LIST} nodes` : (error as Error).message;
+        if (error instanceof SchemaLimitError) return refuse('SCHEMA_TOO_COMPLEX', `${field} refused (${why})`);
+        return refuse('INVALID_TOOL', `${field} cannot be normalized: ${escapeForTerminal(String((error as Error)?.message ?? error), { maxChars: 200 })}`);
+      }
     }
     seen.add(key);
     tools.push({

@@ -4,6 +4,7 @@ import { callResultJson, formatCallFailure, formatContent } from '../../cli/form
 import { startProgress } from '../../cli/format/progress.js';
 import { formatExplanation } from '../../cli/format/explain.js';
 import { toMcpResult } from '../../cli/serve/mcp-result.js';
+import { structuredContentFor } from '../../cli/serve/structured.js';
 import type { CallResult, ToolSet } from '../../cli/kernel.js';
 
 const plain = createColors(false);
@@ -46,6 +47,13 @@ describe('how the doors print a call result', () => {
     expect(drawn).toContain('step a\\x1b]0;title');
     expect(drawn).not.toContain('\u001b]0;title');
     expect(drawn).not.toMatch(/[\u0007\u0080-\u009f]/);
+  });
+
+  it('gives MCP no structured content, and no thrown error, for an outputSchema ajv cannot compile', () => {
+    const result = { details: { n: 1 } };
+    expect(structuredContentFor({ type: 'object', properties: { n: { type: 5 } } }, result)).toEqual({ problem: expect.stringContaining('cannot be compiled') });
+    expect(structuredContentFor({ type: 'object', properties: { n: { $ref: 'https://elsewhere.example/s.json' } } }, result).value).toBeUndefined();
+    expect(structuredContentFor({ type: 'object', properties: { n: { type: 'number' } } }, result)).toEqual({ value: { n: 1 } });
   });
 
   it('gives MCP a block as isError with the verdict in _meta (23.3, 10.4)', () => {

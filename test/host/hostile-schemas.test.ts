@@ -65,6 +65,17 @@ describe('schema limits', () => {
     expect(rejected[1]!.reason).toMatch(/tool "deep": inputSchema refused \(nested deeper than 64 levels as received\)/);
   });
 
+  it('bounds an outputSchema like an inputSchema: a bomb there drops its tool, with the reason', () => {
+    const { tools, rejected } = screenTools([
+      { name: 'out_bomb', description: '', inputSchema: {}, outputSchema: chainedRefs(20), family: 'x' },
+      { name: 'out_deep', description: '', inputSchema: {}, outputSchema: nested(2_000), family: 'x' },
+      { name: 'fine', description: '', inputSchema: {}, outputSchema: { type: 'object', properties: { n: { type: 'number' } } }, family: 'x' },
+    ], { pluginId: 'p', callMs: 1_000 });
+    expect(tools.map((t) => [t.name, t.outputSchema])).toEqual([['fine', { type: 'object', properties: { n: { type: 'number' } } }]]);
+    expect(rejected.map((r) => [r.name, r.code])).toEqual([['out_bomb', 'SCHEMA_TOO_COMPLEX'], ['out_deep', 'SCHEMA_TOO_COMPLEX']]);
+    expect(rejected[0]!.reason).toMatch(/tool "out_bomb": outputSchema refused \(more than 20000 nodes after \$ref inlining\)/);
+  });
+
   it('bounds the work of checking one whole list, refused schemas included', () => {
     const bombs = Array.from({ length: 50 }, (_, i) => ({ name: `b${i}`, description: '', inputSchema: chainedRefs(20), family: 'x' }));
     const { tools, rejected } = screenTools([...bombs, { name: 'late', description: '', inputSchema: { type: 'object' }, family: 'x' }], { pluginId: 'p', callMs: 1_000 });
@@ -95,9 +106,13 @@ describe('a plugin whose schemas are bombs', () => {
     expect(status.rejectedTools.map((r) => [r.name, r.code])).toEqual([
       ['ref_bomb', 'SCHEMA_TOO_COMPLEX'],
       ['deep_bomb', 'SCHEMA_TOO_COMPLEX'],
+      ['output_bomb', 'SCHEMA_TOO_COMPLEX'],
     ]);
     expect(toolSet.warnings).toEqual(
-      expect.arrayContaining([expect.stringMatching(/refused tool: plugin "bombs" tool "ref_bomb": inputSchema refused \(more than 20000 nodes after \$ref inlining\)/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/refused tool: plugin "bombs" tool "ref_bomb": inputSchema refused \(more than 20000 nodes after \$ref inlining\)/),
+        expect.stringMatching(/refused tool: plugin "bombs" tool "output_bomb": outputSchema refused \(more than 20000 nodes after \$ref inlining\)/),
+      ]),
     );
     // The same attack through a later tool-list update.
     expect((await toolSet.execute('bomb_again', {})).content[0]).toMatchObject({ text: 'sent' });
