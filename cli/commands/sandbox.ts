@@ -7,13 +7,13 @@ import { COMMON_OPTIONS, expectPositionals, parseFlags, type Parsed } from '../a
 import { describeSource } from '../config-source.js';
 import { out, outJson, type CliContext, type Command } from '../context.js';
 import { CliError, usageError } from '../errors.js';
-import { formatCheck, formatSandboxList } from '../format/sandbox.js';
+import { formatCheck, formatPluginProblems, formatSandboxList } from '../format/sandbox.js';
 import { withKernel, type KernelSession } from '../kernel-session.js';
 import { adminCall } from '../sandbox/admin-call.js';
 import { runSandboxCheck } from '../sandbox/check.js';
 import { buildImageCommand } from '../sandbox/image.js';
 import { toSandboxRows } from '../sandbox/rows.js';
-import { agentIds, agentSandbox, pluginSettings } from '../sandbox/settings.js';
+import { agentIds, pluginSettings } from '../sandbox/settings.js';
 import { SANDBOX_HELP } from '../sandbox/help.js';
 
 const OPTIONS = {
@@ -143,13 +143,14 @@ async function check(ctx: CliContext, { kernel, config }: KernelSession, values:
   if (values.agent !== undefined && !agentIds(config).includes(values.agent)) {
     throw usageError(`unknown agent '${values.agent}' (configured: ${agentIds(config).join(', ')})`, 'sandbox');
   }
-  const outcome = values.agent !== undefined && (agentSandbox(config, values.agent).mode ?? 'off') === 'off'
-    ? { skipped: `sandbox mode is off for agent "${values.agent}"`, backends: [] }
-    : await runSandboxCheck(kernel, config, values.agent, ctx.cwd);
-  const ok = outcome.backends.every((b) => b.ok);
+  const outcome = await runSandboxCheck(kernel, config, values.agent, ctx.cwd, ctx.env);
+  const ok = outcome.plugins.length === 0 && outcome.backends.every((b) => b.ok);
   if (values.json) outJson(ctx, { ok, ...outcome });
-  else out(ctx, outcome.skipped ? ctx.colors.dim(`Nothing to check: ${outcome.skipped}.`) : formatCheck(ctx, outcome.backends));
-  if (!ok) throw new CliError('UNHEALTHY', 'sandbox self-test failed', { reported: true, data: { backends: outcome.backends } });
+  else {
+    if (outcome.plugins.length) out(ctx, formatPluginProblems(ctx, outcome.plugins));
+    out(ctx, outcome.skipped ? ctx.colors.dim(`Nothing to check: ${outcome.skipped}.`) : formatCheck(ctx, outcome.backends));
+  }
+  if (!ok) throw new CliError('UNHEALTHY', 'sandbox self-test failed', { reported: true, data: { plugins: outcome.plugins, backends: outcome.backends } });
   return 0;
 }
 

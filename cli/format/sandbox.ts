@@ -1,6 +1,7 @@
 /** Human output of `pincer sandbox list | check`: aligned tables and a per-backend check report. */
 import type { CliContext } from '../context.js';
 import { terminalWidth } from '../context.js';
+import type { PluginProblem } from '../check/plugin-resolution.js';
 import type { BackendCheck } from '../sandbox/check-types.js';
 import { renderTable } from './table.js';
 
@@ -63,5 +64,13 @@ export function formatCheck(ctx: CliContext, backends: BackendCheck[]): string {
       lines.push(`    ${stepMark} ${step.name.padEnd(15)} ${step.ok ? step.detail : c.red(step.detail)}`);
     }
   }
+  return lines.join('\n');
+}
+
+/** `✗ plugins: 2 cannot start`, then each entry's config path and why, as `pincer config check` words it. */
+export function formatPluginProblems(ctx: CliContext, problems: readonly PluginProblem[]): string {
+  const c = ctx.colors;
+  const lines = [`${c.red('✗')} ${c.bold('plugins')}: ${c.red(`${problems.length} cannot start`)}`];
+  for (const p of problems) lines.push(`    ${c.red('✗')} ${p.path.padEnd(15)} ${c.red(p.message)}`);
   return lines.join('\n');
 }

@@ -3,13 +3,15 @@
  * settings are first judged by the security validation (no container is made for a config that
  * would be refused); then each backend's plugin runs its own self-test (`sandbox/admin/check`)
  * through the kernel. A backend whose plugin declares no self-test is reported as not checked,
- * never as passed.
+ * never as passed. Every plugin's module or command is resolved first, as `pincer config check`
+ * does: a plugin that cannot start fails the check with the path to fix.
  */
+import { checkPluginEntries, type PluginProblem } from '../check/plugin-resolution.js';
 import type { Kernel, PincerConfig } from '../kernel.js';
 import { adminFailureCode, adminFailureMessage } from './admin-call.js';
 import type { BackendCheck, CheckStep } from './check-types.js';
 import { auditDockerSandboxes } from './audit.js';
-import { configuredBackends } from './settings.js';
+import { agentSandbox, configuredBackends } from './settings.js';
 
 /**
  * The settings step: every agent's docker settings (or the one agent's) as the backend would
@@ -48,16 +50,20 @@ async function checkBackend(kernel: Kernel, config: PincerConfig, backend: strin
 }
 
 export interface CheckOutcome {
-  /** Set when `--agent` names an agent whose sandbox mode is off: nothing to check. */
+  /** Set when `--agent` names an agent whose sandbox mode is off: no backend to check. */
   skipped?: string;
+  /** Plugin entries whose module or command does not resolve (as `pincer config check` reports them). */
+  plugins: PluginProblem[];
   backends: BackendCheck[];
 }
 
-export async function runSandboxCheck(kernel: Kernel, config: PincerConfig, agentId: string | undefined, cwd: string): Promise<CheckOutcome> {
+export async function runSandboxCheck(kernel: Kernel, config: PincerConfig, agentId: string | undefined, cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<CheckOutcome> {
+  const plugins = checkPluginEntries(config, cwd, env);
+  if (agentId !== undefined && (agentSandbox(config, agentId).mode ?? 'off') === 'off') return { skipped: `sandbox mode is off for agent "${agentId}"`, plugins, backends: [] };
   const backends: BackendCheck[] = [];
   // Sequential: each docker probe creates a container, and the output reads in config order.
   for (const backend of configuredBackends(config, agentId)) {
     backends.push({ ...(await checkBackend(kernel, config, backend, agentId, cwd)), ...(agentId ? { agent: agentId } : {}) });
   }
-  return { backends };
+  return { plugins, backends };
 }

@@ -123,6 +123,23 @@ describe('pincer config check judges what the first call would refuse', () => {
     expect(JSON.parse(stdout).plugins.find((p: { id: string }) => p.id === 'py')).toMatchObject({ state: 'ready' });
   });
 
+  it('fails sandbox check for a plugin whose module or command does not resolve, in the words config check uses', async () => {
+    const file = await writeConfig(dir, (c) => {
+      c.plugins.push({ id: 'gone', module: 'missing/main.js' }, { id: 'nowhere', command: ['pincer-no-such-program'] });
+    }, 'unresolved.json');
+    const json = await pincer(['sandbox', 'check', '--json', '--config', file], { cwd: dir });
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout) as { ok: boolean; plugins: Array<{ path: string; message: string }> };
+    expect(report).toMatchObject({ ok: false, backends: [] });
+    expect(report.plugins).toEqual([
+      { path: 'plugins[4].module', message: expect.stringContaining(`no file at ${join(dir, 'missing/main.js')}`) },
+      { path: 'plugins[5].command[0]', message: expect.stringContaining('"pincer-no-such-program" is not an executable on PATH') },
+    ]);
+    const human = await pincer(['sandbox', 'check', '--config', file], { cwd: dir });
+    expect(human.code).toBe(1);
+    expect(human.stdout).toMatch(/✗ plugins: 2 cannot start\n\s+✗ plugins\[4\]\.module\s+plugin "gone": no file at /);
+  });
+
   it('fails sandbox check at its security step, before touching the engine', async () => {
     const file = await writeConfig(dir, (c) => {
       c.plugins.push({ id: 'sandbox-docker', module: dockerModule, settings: { docker: { user: '0:0' } } });
