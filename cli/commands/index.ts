@@ -1,5 +1,6 @@
 /** The command table: `pincer <name>` dispatches here. */
 import type { Command } from '../context.js';
+import { auditCommand } from './audit.js';
 import { callCommand } from './call.js';
 import { configCommand } from './config.js';
 import { doctorCommand } from './doctor.js';
@@ -16,7 +17,7 @@ import { skillsCommand } from './skills.js';
 import { tasksCommand } from './tasks.js';
 import { toolsCommand } from './tools.js';
 
-export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, pluginCommand, configCommand, policyCommand, doctorCommand, sandboxCommand, skillsCommand, serveCommand, outboxCommand, tasksCommand, mcpCommand];
+export const COMMANDS: readonly Command[] = [initCommand, toolsCommand, explainCommand, callCommand, pluginsCommand, pluginCommand, configCommand, policyCommand, doctorCommand, sandboxCommand, skillsCommand, serveCommand, outboxCommand, auditCommand, tasksCommand, mcpCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

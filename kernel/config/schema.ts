@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AgentToolsConfigSchema, GroupConfigSchema, ToolsConfigSchema } from './tools-schema.js';
 import { PluginConfigSchema } from '../host/config.js';
 import { ConfinementConfigSchema } from '../confine/config.js';
+import { AuditConfigSchema } from '../audit/config.js';
 import { McpConfigSchema } from '../../protocol/v1/mcp-config.js';
 
 export const SandboxModeSchema = z.enum(['off', 'non-main', 'all']);
@@ -98,6 +99,8 @@ export const PincerConfigSchema = z.strictObject({
   confinement: ConfinementConfigSchema.optional(),
   /** MCP servers whose tools the MCP bridge plugin serves (`<server>__<tool>`, plugin id `bundle-mcp`). */
   mcp: McpConfigSchema.optional(),
+  /** The kernel's audit trail of decisions: on by default in the state directory. */
+  audit: AuditConfigSchema.optional(),
 });
 
 /** Config as written (host defaults not yet filled in); the host applies its defaults itself. */

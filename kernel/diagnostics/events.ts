@@ -28,6 +28,8 @@ export interface ToolExecutionBlockedEvent extends ToolExecutionEventBase {
   code: string;
   deniedReason: string;
   reason: string;
+  /** The plugin (hooks) or trusted policy id that blocked, when a handler did. */
+  blockedBy?: string;
 }
 
 /**
@@ -69,6 +71,25 @@ export interface ToolExecutionCompletedEvent extends ToolExecutionEventBase {
   isError: boolean;
 }
 
+/** A hook or trusted policy asked the operator; the approval is bound to `digest`. */
+export interface ToolApprovalRequestedEvent extends ToolExecutionEventBase {
+  type: 'tool.approval.requested';
+  /** Binding digest of (tool definition, params, sandbox profile): what the answer applies to. */
+  digest: string;
+  /** The plugin (hooks) or trusted policy id that asked. */
+  requestedBy?: string;
+}
+
+/** The operator's answer (or its absence) to an approval request. */
+export interface ToolApprovalResolvedEvent extends ToolExecutionEventBase {
+  type: 'tool.approval.resolved';
+  digest: string;
+  requestedBy?: string;
+  resolution: 'allow-once' | 'allow-always' | 'deny' | 'timeout' | 'cancelled';
+  /** True when an earlier allow-always for the same digest answered without asking. */
+  remembered?: boolean;
+}
+
 /** Every diagnostics event, keyed by its `type`. */
 export interface DiagnosticsEventMap {
   'tool.execution.started': ToolExecutionStartedEvent;
@@ -77,6 +98,8 @@ export interface DiagnosticsEventMap {
   'tool.loop.detected': ToolLoopDetectedEvent;
   'tool.execution.error': ToolExecutionErrorEvent;
   'tool.execution.completed': ToolExecutionCompletedEvent;
+  'tool.approval.requested': ToolApprovalRequestedEvent;
+  'tool.approval.resolved': ToolApprovalResolvedEvent;
 }
 
 export type DiagnosticsEventType = keyof DiagnosticsEventMap;

@@ -13,4 +13,6 @@ export type {
   ToolLoopDetectedEvent,
   ToolExecutionErrorEvent,
   ToolExecutionCompletedEvent,
+  ToolApprovalRequestedEvent,
+  ToolApprovalResolvedEvent,
 } from './events.js';

@@ -22,6 +22,17 @@ export interface ApprovalAsk {
   /** Digests granted with allow-always during this gate's life. */
   remembered: Set<string>;
   signal?: AbortSignal;
+  /** Told when the surface is asked and when an answer is taken (never the params: the digest names them). */
+  onEvent?: (event: ApprovalEvent) => void;
+}
+
+/** An approval asked for, or answered (`resolution`), for diagnostics and the audit trail. */
+export interface ApprovalEvent {
+  digest: string;
+  /** The plugin or trusted policy that asked. */
+  requestedBy?: string;
+  resolution?: ApprovalResolution;
+  remembered?: boolean;
 }
 
 const ALL_DECISIONS: ApprovalDecision[] = ['allow-once', 'allow-always', 'deny'];
@@ -75,7 +86,9 @@ export async function requestApproval(ask: ApprovalAsk): Promise<GrantedApproval
   const { request, snapshot, tool, toolName, run } = ask;
   const digest = approvalDigest(tool, snapshot, ask.sandboxProfile);
   const base = { toolName };
+  const tell = (event: Omit<ApprovalEvent, 'digest' | 'requestedBy'>) => ask.onEvent?.({ digest, requestedBy: request.pluginId, ...event });
   if (ask.remembered.has(digest)) {
+    tell({ resolution: 'allow-always', remembered: true });
     return { resolution: 'allow-always', pluginId: request.pluginId, digest, params: snapshot, remembered: true };
   }
   if (!ask.surface || ask.surface.canAsk?.({ toolCallId: ask.toolCallId, toolName }) === false) {
@@ -88,6 +101,7 @@ export async function requestApproval(ask: ApprovalAsk): Promise<GrantedApproval
     allowedDecisions, params: snapshot, digest, timeoutMs: approvalTimeout(request),
     run: { runId: run.runId, sessionKey: run.sessionKey, agentId: run.agentId, trigger: run.trigger },
   };
+  tell({});
   let answer: unknown;
   try {
     answer = await waitForDecision(ask.surface, surfaceRequest, ask.signal);
@@ -102,6 +116,7 @@ export async function requestApproval(ask: ApprovalAsk): Promise<GrantedApproval
   }
   const resolution = answer as ApprovalResolution;
   notify(request, resolution);
+  tell({ resolution });
   if (resolution === 'allow-once' || resolution === 'allow-always') {
     if (!allowedDecisions.includes(resolution)) {
       const cause = new Error(`decision ${resolution} was not offered (${allowedDecisions.join('|')})`);

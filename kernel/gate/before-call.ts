@@ -1,4 +1,4 @@
-import { requestApproval, isGranted } from './approvals.js';
+import { requestApproval, isGranted, type ApprovalAsk } from './approvals.js';
 import type { ApprovalSurface } from './approval-surface.js';
 import { CallPathError } from './errors.js';
 import { HandlerFailedError, runHandlerChain, type ChainHandler } from './handler-chain.js';
@@ -26,6 +26,8 @@ export interface BeforeCallInput {
   logger: CallPathLogger;
   /** Told about each loop verdict that is not "fine" (diagnostics). */
   onLoopVerdict?: (verdict: LoopVerdict) => void;
+  /** Told when an approval is asked for and when it is answered (diagnostics, the audit trail). */
+  onApproval?: ApprovalAsk['onEvent'];
   signal?: AbortSignal;
 }
 
@@ -112,14 +114,14 @@ async function runStages(input: BeforeCallInput, loopWarning: string | undefined
   return { kind: 'allowed', params: rewritten ? params : input.params, rewritten, approvals, loopWarning };
 }
 
-function veto(decision: MergedDecision & { blockCode?: string }, fallback: string): GateOutcome {
-  return { kind: 'veto', code: decision.blockCode ?? 'HOOK_BLOCKED', deniedReason: 'plugin-before-tool-call', reason: decision.blockReason?.trim() || fallback };
+function veto(decision: MergedDecision & { blockCode?: string; blockedBy?: string }, fallback: string): GateOutcome {
+  return { kind: 'veto', code: decision.blockCode ?? 'HOOK_BLOCKED', deniedReason: 'plugin-before-tool-call', reason: decision.blockReason?.trim() || fallback, blockedBy: decision.blockedBy };
 }
 
 function ask(input: BeforeCallInput, decision: MergedDecision, snapshot: Record<string, unknown>) {
   return requestApproval({
     request: decision.requireApproval!, snapshot, tool: input.tool, toolName: input.toolName,
     toolCallId: input.toolCallId, run: input.run, sandboxProfile: input.sandboxProfile, surface: input.approvalSurface,
-    remembered: input.state.rememberedApprovals, signal: input.signal,
+    remembered: input.state.rememberedApprovals, signal: input.signal, onEvent: input.onApproval,
   });
 }

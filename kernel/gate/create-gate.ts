@@ -3,6 +3,7 @@ import type { ToolLoopDetector } from '../loop/detector.js';
 import type { ToolLoopDetectionConfig } from '../loop/config.js';
 import { normalizeToolPolicyName } from '../policy/normalize.js';
 import type { AfterToolCallObserver } from './after-call.js';
+import type { ApprovalEvent } from './approvals.js';
 import type { ApprovalSurface } from './approval-surface.js';
 import { evaluateBeforeCall } from './before-call.js';
 import { executeGated, invalidParamsOutcome, settleGatedCall, type GatedCall, type GateRuntime } from './execute-gated.js';
@@ -37,6 +38,11 @@ export interface ToolGateOptions {
   defaultHookTimeoutMs?: number;
   /** Name normalizer; defaults to the policy core's (trim, lower-case, aliases). */
   normalizeToolName?: (name: unknown) => string;
+  /**
+   * Pending until every denial reported through `diagnostics` so far is durable (the kernel's
+   * audit trail); a vetoed or refused call returns only after it. Must never reject.
+   */
+  denialsRecorded?: () => Promise<void> | undefined;
 }
 
 /** One run's gate. */
@@ -57,6 +63,15 @@ const silentLogger: CallPathLogger = { warn: () => undefined, error: () => undef
 /** True when a tool was already wrapped by a gate (so an adapter will not gate it twice). */
 export function isGatedTool(tool: object): boolean {
   return (tool as Record<symbol, unknown>)[GATED] === true;
+}
+
+function emitApproval(rt: GateRuntime, tool: KernelTool, toolName: string, toolCallId: string, event: ApprovalEvent): void {
+  const base = { ts: Date.now(), runId: rt.run.runId, sessionKey: rt.run.sessionKey, agentId: rt.run.agentId, toolCallId, toolName, pluginId: tool.pluginId, digest: event.digest, requestedBy: event.requestedBy };
+  rt.diagnostics?.emit(
+    event.resolution === undefined
+      ? { ...base, type: 'tool.approval.requested' }
+      : { ...base, type: 'tool.approval.resolved', resolution: event.resolution, ...(event.remembered ? { remembered: true } : {}) },
+  );
 }
 
 function emitLoopVerdict(rt: GateRuntime, tool: KernelTool, toolName: string, toolCallId: string, verdict: LoopVerdict): void {
@@ -83,6 +98,7 @@ export function createToolGate(options: ToolGateOptions = {}): ToolGate {
     state,
     logger: options.logger ?? silentLogger,
     diagnostics: options.diagnostics,
+    denialsRecorded: options.denialsRecorded,
     observers,
     normalize: (name) => normalize(name) || 'tool',
     evaluate: (tool, toolName, params, toolCallId, signal) =>
@@ -91,6 +107,7 @@ export function createToolGate(options: ToolGateOptions = {}): ToolGate {
         hooks: selectHooks(hooks, toolName).map((hook) => hookHandler(hook, timeout)),
         state, approvalSurface: options.approvalSurface, logger: runtime.logger, signal,
         onLoopVerdict: (verdict) => emitLoopVerdict(runtime, tool, toolName, toolCallId, verdict),
+        onApproval: (event) => emitApproval(runtime, tool, toolName, toolCallId, event),
       }),
   };
   const passThrough = hooks.length === 0 && trusted.length === 0 && !state.loop && observers.length === 0 && !options.diagnostics;

@@ -17,6 +17,8 @@ export interface GateRuntime {
   state: GateRunState;
   logger: CallPathLogger;
   diagnostics?: DiagnosticsEmitter;
+  /** See ToolGateOptions.denialsRecorded. */
+  denialsRecorded?: () => Promise<void> | undefined;
   observers: readonly AfterToolCallObserver[];
   normalize(name: unknown): string;
   evaluate(tool: KernelTool, toolName: string, params: Record<string, unknown>, toolCallId: string, signal?: AbortSignal): Promise<GateOutcome>;
@@ -63,7 +65,8 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
     : invalidParamsOutcome(toolName, json.problem);
 
   if (outcome.kind === 'veto') {
-    emit({ type: 'tool.execution.blocked', code: outcome.code, deniedReason: outcome.deniedReason, reason: outcome.reason });
+    emit({ type: 'tool.execution.blocked', code: outcome.code, deniedReason: outcome.deniedReason, reason: outcome.reason, ...(outcome.blockedBy ? { blockedBy: outcome.blockedBy } : {}) });
+    await denialsRecorded(rt);
     const blocked = buildBlockedToolResult(outcome.reason, outcome.deniedReason);
     loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, result: blocked });
     return { kind: 'vetoed', code: outcome.code, deniedReason: outcome.deniedReason, reason: outcome.reason, result: blocked };
@@ -74,6 +77,7 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
   if (failure || !toolParams?.ok) {
     const error = failure ?? (toolParams as { error: CallPathError }).error;
     emit({ type: 'tool.execution.error', durationMs: performance.now() - gateStart, errorClass: classifyError(error), stage: 'gate' });
+    await denialsRecorded(rt);
     loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, error });
     return { kind: 'failed', error };
   }
@@ -95,6 +99,12 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
   loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, result });
   observe(rt, tool, toolName, ctx.toolCallId, params, durationMs, { result });
   return { kind: 'ran', result, params };
+}
+
+/** Waits for the audit trail only when it has a denial to put on disk. */
+async function denialsRecorded(rt: GateRuntime): Promise<void> {
+  const pending = rt.denialsRecorded?.();
+  if (pending) await pending;
 }
 
 /** The thrown shape of a gated call (the reference's): veto → blocked result, failure → throw. */

@@ -36,7 +36,7 @@ export async function runHandlerChain(
   eventBase: Omit<BeforeToolCallEvent, 'params'>,
   baseParams: Record<string, unknown>,
   run: RunContext,
-): Promise<MergedDecision & { blockCode?: string }> {
+): Promise<MergedDecision & { blockCode?: string; blockedBy?: string }> {
   let decision = emptyDecision();
   for (const handler of handlers) {
     const current = decision.approvalSnapshot ?? mergeParams(baseParams, decision.params);
@@ -52,7 +52,7 @@ export async function runHandlerChain(
     if (!answer) continue;
     decision = mergeDecision(decision, answer, handler.sourceId, baseParams);
     // Only a block ends the chain, so the handler that ended it is the one that blocked.
-    if (stopsChain(decision)) return { ...decision, blockCode: handler.blockCode };
+    if (stopsChain(decision)) return { ...decision, blockCode: handler.blockCode, blockedBy: handler.sourceId };
   }
   return decision;
 }

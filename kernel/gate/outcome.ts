@@ -24,7 +24,7 @@ export type GateOutcome =
       loopWarning?: string;
     }
   /** Returned to the model as a structured "blocked" result so it can change course. */
-  | { kind: 'veto'; code: VetoCode; deniedReason: DeniedReason; reason: string }
+  | { kind: 'veto'; code: VetoCode; deniedReason: DeniedReason; reason: string; /** The handler's plugin or policy id. */ blockedBy?: string }
   /** Thrown; the tool did not run. */
   | { kind: 'failure'; error: CallPathError };
 

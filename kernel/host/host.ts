@@ -23,7 +23,8 @@ import type { WorkspaceHandler } from './connection.js';
 import type { HostServices } from './host-services.js';
 import { defaultStateDir } from './data-dir.js';
 import { hookDeadline, requestDeadline, toolDeadline } from './deadlines.js';
-import { KernelError, describeIssues } from './errors.js';
+import type { ConfinementDenial, HostDecisionSink } from './decisions.js';
+import { KernelError, describeIssues, isKernelError } from './errors.js';
 import { defaultHostLogger, type HostLogger } from './logger.js';
 import { ManagedPlugin } from './managed-plugin.js';
 import { capToolResult, jsonValueProblem } from './result-cap.js';
@@ -52,6 +53,8 @@ export interface PluginHostOptions {
   sharesSurface?: (a: string, b: string) => boolean;
   /** The operator's `confinement` config and the paths its placeholders stand for. */
   confinement?: Pick<ConfinerOptions, 'config' | 'workspaces' | 'skillRoots' | 'onDenied'>;
+  /** Told about plugin state changes and confinement denials (the kernel's audit trail). */
+  decisions?: HostDecisionSink;
 }
 
 export interface InvokeOptions {
@@ -106,8 +109,13 @@ export function createPluginHost(options: PluginHostOptions) {
     onDenied: (pluginId, what) => {
       logger({ level: 'warn', source: `plugin:${pluginId}`, message: `confinement: plugin "${pluginId}" tried to ${what}, which it did not declare; refused` });
       options.confinement?.onDenied?.(pluginId, what);
+      void options.decisions?.confinementDenied?.({ pluginId, message: `tried to ${what}, which it did not declare` });
     },
   });
+  /** A tool or hook answered CONFINEMENT_DENIED: reported (and durable) before the call settles. */
+  const reportDenial = async (pluginId: string, error: unknown, context: Omit<ConfinementDenial, 'pluginId' | 'message'>): Promise<void> => {
+    if (isKernelError(error, 'CONFINEMENT_DENIED')) await options.decisions?.confinementDenied?.({ pluginId, message: error.message, ...context });
+  };
   const shared = { owners, workspaceRoots, stateDir, confiner };
   let workspaceHandler: WorkspaceHandler | undefined;
   let services: HostServices | undefined;
@@ -125,7 +133,7 @@ export function createPluginHost(options: PluginHostOptions) {
   const plugins = new Map(
     configs.map((config) => [
       config.id,
-      new ManagedPlugin(config, { kernel: options.kernel ?? { name: 'pincer', version: '0.1.0' }, logger, restart, inheritEnv: options.inheritEnv, workspace: () => workspaceHandler, services: () => services, onChange, onSkillsChanged, ...shared }),
+      new ManagedPlugin(config, { kernel: options.kernel ?? { name: 'pincer', version: '0.1.0' }, logger, restart, inheritEnv: options.inheritEnv, workspace: () => workspaceHandler, services: () => services, onChange, onSkillsChanged, onStateChange: options.decisions?.stateChanged, ...shared }),
     ]),
   );
 
@@ -241,12 +249,18 @@ export function createPluginHost(options: PluginHostOptions) {
       }
       const { idleMs, maxTotalMs } = toolDeadline(p.config.timeouts, tool.timeoutMs, opts.timeoutMs);
       const context = { sessionKey: opts.sessionKey, agentId: opts.agentId, toolCallId: opts.toolCallId, callToken: opts.callToken, deadline: Date.now() + idleMs };
-      const raw = await p.request(
-        ToolInvoke.type,
-        { name: toolName, arguments: params, context },
-        { signal: opts.signal, timeoutMs: idleMs, maxTotalMs, onProgress: opts.onProgress, withProgress: true, cancelGraceMs: CANCEL_GRACE_MS },
-        `tool "${toolName}"`,
-      );
+      let raw: unknown;
+      try {
+        raw = await p.request(
+          ToolInvoke.type,
+          { name: toolName, arguments: params, context },
+          { signal: opts.signal, timeoutMs: idleMs, maxTotalMs, onProgress: opts.onProgress, withProgress: true, cancelGraceMs: CANCEL_GRACE_MS },
+          `tool "${toolName}"`,
+        );
+      } catch (error) {
+        await reportDenial(pluginId, error, { tool: toolName, agentId: opts.agentId, session: opts.sessionKey, toolCallId: opts.toolCallId });
+        throw error;
+      }
       const parsed = ToolInvokeResult.safeParse(raw);
       if (!parsed.success) throw invalidResult(`tool "${toolName}" of plugin "${pluginId}" returned an invalid result`, pluginId, parsed.error);
       return capToolResult(parsed.data, p.config.maxResultBytes);
@@ -263,7 +277,13 @@ export function createPluginHost(options: PluginHostOptions) {
       const registered = p.contributes.hooks.find((h) => h.name === hook);
       const timeoutMs = hookDeadline(p.config.timeouts, hook, registered?.timeoutMs, opts.timeoutMs);
       const type = hook === 'before_tool_call' ? HookBeforeToolCall.type : HookAfterToolCall.type;
-      const raw = await p.request(type as typeof HookBeforeToolCall.type, event as BeforeToolCallEvent, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs }, `hook ${hook}`);
+      let raw: unknown;
+      try {
+        raw = await p.request(type as typeof HookBeforeToolCall.type, event as BeforeToolCallEvent, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs }, `hook ${hook}`);
+      } catch (error) {
+        await reportDenial(pluginId, error, { tool: event.toolName, agentId: event.agentId, toolCallId: event.toolCallId });
+        throw error;
+      }
       if (hook === 'after_tool_call') return null as never;
       const what = `before_tool_call hook of plugin "${pluginId}" returned an invalid decision`;
       // Rewritten params are walked recursively downstream: refuse (fail closed) any too deep or too large.

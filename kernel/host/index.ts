@@ -7,6 +7,7 @@ export { KERNEL_ERROR_CODES, KernelError, isKernelError, toKernelError } from '.
 export type { KernelErrorCode } from './errors.js';
 export type { WorkspaceHandler } from './connection.js';
 export type { HostServices } from './host-services.js';
+export type { ConfinementDenial, HostDecisionSink, PluginStateChange } from './decisions.js';
 export type { HostLogRecord, HostLogger } from './logger.js';
 export { defaultHostLogger } from './logger.js';
 export { DEFAULT_INHERITED_ENV_VARS, buildPluginEnv } from './env.js';

@@ -21,6 +21,7 @@ import { CrashWindow, PERMANENT_START_ERRORS } from './supervise.js';
 import { killPlugin, terminatePlugin } from './terminate.js';
 import type { ToolOwners } from './tool-owners.js';
 import type { Confiner, ConfinementStatus, LaunchPlan } from '../confine/confiner.js';
+import type { PluginStateChange } from './decisions.js';
 
 export interface ManagedPluginDeps {
   kernel: PeerInfo;
@@ -41,6 +42,8 @@ export interface ManagedPluginDeps {
   confiner: Confiner;
   /** A skill source of this plugin announced a new version. */
   onSkillsChanged: (pluginId: string, change: SkillsListChangedParams) => void;
+  /** Each lifecycle transition, with the error that caused it when it went wrong (the audit trail). */
+  onStateChange?: (change: PluginStateChange) => void;
 }
 
 /** Whether the process exits within `ms` (already exited counts). */
@@ -352,7 +355,11 @@ export class ManagedPlugin {
 
   private setState(state: PluginLifecycleState): void {
     if (this.state === state) return;
+    const from = this.state;
     this.state = state;
+    // Every path into these two states records lastError first; other states carry no error.
+    const error = state === 'restarting' || state === 'failed' ? this.lastError?.error : undefined;
+    this.deps.onStateChange?.({ pluginId: this.id, from, to: state, ...(error ? { error } : {}) });
     this.deps.onChange();
   }
 

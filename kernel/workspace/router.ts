@@ -36,6 +36,7 @@ export interface SessionPlacement {
 
 interface Session {
   placement: SessionPlacement;
+  sessionKey: string;
   /** Backend plugin, resolved on the first workspace request (a call that never touches the workspace needs none). */
   pluginId?: string;
   prepared?: Promise<unknown>;
@@ -50,6 +51,25 @@ interface Session {
  * mounts of a local session). When it changes, the session is prepared again.
  */
 export type ExtraPrepareConfig = (placement: SessionPlacement) => Record<string, unknown> | undefined;
+
+/** A workspace request that failed, as the audit trail hears of it. */
+export interface WorkspaceFailure {
+  /** The tool plugin that made the request. */
+  pluginId: string;
+  /** The backend plugin that refused it, once resolved. */
+  backendPluginId?: string;
+  agentId?: string;
+  sessionKey?: string;
+  operation: string;
+  /** What the tool plugin receives (a WorkspaceRoutingError with the backend's code, or the error as is). */
+  error: unknown;
+}
+
+/**
+ * Told about each failed workspace request; a returned promise is awaited before the tool
+ * plugin hears the failure (so a refusal is on record first). Must never reject.
+ */
+export type WorkspaceFailureSink = (failure: WorkspaceFailure) => Promise<void> | void;
 
 /** A tool call bound to its session: the handle to put in the call's context, and the unbind. */
 export interface BoundCall {
@@ -82,17 +102,31 @@ export class WorkspaceRouter {
   readonly #served = new Map<string, Set<string>>();
 
   readonly #extraConfig?: ExtraPrepareConfig;
+  readonly #onFailure?: WorkspaceFailureSink;
 
-  constructor(host: PluginHost, extraConfig?: ExtraPrepareConfig) {
+  constructor(host: PluginHost, extraConfig?: ExtraPrepareConfig, onFailure?: WorkspaceFailureSink) {
     this.#host = host;
     this.#extraConfig = extraConfig;
-    host.setWorkspaceHandler((pluginId, session, method, params, signal) => this.handle(pluginId, session, method, params, signal));
+    this.#onFailure = onFailure;
+    host.setWorkspaceHandler((pluginId, session, method, params, signal) => this.#handleReported(pluginId, session, method, params, signal));
+  }
+
+  async #handleReported(pluginId: string, named: string | undefined, method: WorkspaceOperation | ExecRunOperation, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+    try {
+      return await this.handle(pluginId, named, method, params, signal);
+    } catch (error) {
+      if (this.#onFailure) {
+        const session = named === undefined ? undefined : this.#sessions.get(named);
+        await this.#onFailure({ pluginId, backendPluginId: session?.pluginId, agentId: session?.placement.agentId, sessionKey: session?.sessionKey, operation: method, error });
+      }
+      throw error;
+    }
   }
 
   /** Bind a tool call of `pluginId` to the session (agent, key, placement) for its duration. */
   beginCall(pluginId: string, sessionKey: string, placement: SessionPlacement): BoundCall {
     const handle = this.#handles.handleFor({ agentId: placement.agentId, sessionKey, placement });
-    if (!this.#sessions.has(handle)) this.#sessions.set(handle, { placement });
+    if (!this.#sessions.has(handle)) this.#sessions.set(handle, { placement, sessionKey });
     const served = this.#served.get(pluginId) ?? new Set<string>();
     this.#served.set(pluginId, served.add(handle));
     const byPlugin = this.#active.get(pluginId) ?? new Map<string, number>();
@@ -165,6 +199,11 @@ export class WorkspaceRouter {
     } catch (error) {
       throw keepWorkspaceCode(error);
     }
+  }
+
+  /** The session key a handle stands for (the audit trail names sessions by key). */
+  sessionKeyOf(handle: string): string | undefined {
+    return this.#sessions.get(handle)?.sessionKey;
   }
 
   /** The agent of a session `pluginId` has been called for (undefined for any other handle). */
