@@ -14,6 +14,12 @@ export const LocalBackendConfig = z
     maxReadBytes: z.number().int().positive().optional(),
     defaultTimeoutMs: z.number().int().positive().optional(),
     defaultMaxOutputBytes: z.number().int().positive().optional(),
+    // The kernel's layer every backend receives (kernel/assembly/run-shape.ts backendLayerOf):
+    // the local backend places nothing by agent, session or docker settings (the placement's
+    // workspace and readOnly already say it all), but must not refuse a sandboxed session for them.
+    agentId: z.string().optional(),
+    sessionKey: z.string().optional(),
+    sandbox: z.unknown().optional(),
   })
   .strict();
 export type LocalBackendConfig = z.output<typeof LocalBackendConfig>;
