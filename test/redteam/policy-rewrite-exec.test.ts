@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PincerConfig } from '../../kernel/index.js';
 import { bundledPluginConfigs } from '../../kernel/config/defaults.js';
-import { HAS_DOCKER, TEST_IMAGE } from '../sandbox/services.js';
+import { HAS_DOCKER, HAS_SSH, TEST_IMAGE, sshSettings } from '../sandbox/services.js';
 import { plugin, removeDeployment, scratch, text, withKernel } from './helpers.js';
 
 /**
@@ -16,6 +16,8 @@ import { plugin, removeDeployment, scratch, text, withKernel } from './helpers.j
  * HOST the next time the operator uses git in the workspace: a docker sandbox escape.
  */
 const DEPLOYMENT = `rtp${process.pid}`;
+/** The ssh backend's copies (the test sshd runs on this machine, so the remote is this file system). */
+const SSH_ROOT = `/tmp/pincer-ssh-test-${process.pid}-policy-rewrite`;
 const POLICY = { tools: { profile: 'coding' as const, deny: ['web_fetch'] } };
 
 function workspaceWithConfig(name: string, sandbox: Record<string, unknown> | undefined): { ws: string; configPath: string; cfg: PincerConfig } {
@@ -26,6 +28,10 @@ function workspaceWithConfig(name: string, sandbox: Record<string, unknown> | un
     plugins: [
       ...bundledPluginConfigs(),
       { id: 'sandbox-docker', module: plugin('sandbox-docker'), settings: { deploymentId: DEPLOYMENT, docker: { image: TEST_IMAGE } } },
+      // On ssh a command's writes reach the host at the sync back (here when the kernel stops), through the host guard.
+      ...(sandbox?.backend === 'ssh'
+        ? [{ id: 'sandbox-ssh', module: plugin('sandbox-ssh'), settings: { ssh: sshSettings({ remoteRoot: SSH_ROOT, syncBack: 'on-close' }) }, timeouts: { shutdownGraceMs: 60_000 } }]
+        : []),
     ],
     ...POLICY,
     agents: { list: [{ id: 'main', workspace: ws, ...(sandbox ? { sandbox } : {}) }] },
@@ -38,9 +44,13 @@ function workspaceWithConfig(name: string, sandbox: Record<string, unknown> | un
 const backends = [
   { name: 'local', sandbox: undefined, enabled: true },
   { name: 'docker (workspaceAccess rw)', sandbox: { mode: 'all', backend: 'docker', workspaceAccess: 'rw' }, enabled: HAS_DOCKER },
+  { name: 'ssh (workspaceAccess rw, sync back on close)', sandbox: { mode: 'all', backend: 'ssh', workspaceAccess: 'rw' }, enabled: HAS_SSH },
 ];
 
-afterAll(() => removeDeployment(DEPLOYMENT));
+afterAll(async () => {
+  rmSync(SSH_ROOT, { recursive: true, force: true });
+  await removeDeployment(DEPLOYMENT);
+});
 
 describe.each(backends)('protected paths against exec on $name', ({ name, sandbox, enabled }) => {
   it.skipIf(!enabled)('the fs tools are refused (control: this part holds)', async () => {
@@ -83,7 +93,6 @@ describe.each(backends)('protected paths against exec on $name', ({ name, sandbo
 
   it.skipIf(!enabled)('exec cannot create a .git the workspace did not have (then git runs its hooks on the host)', async () => {
     const { ws, configPath, cfg } = workspaceWithConfig(`new-${name.slice(0, 5)}`, sandbox);
-    const { rmSync } = await import('node:fs');
     rmSync(path.join(ws, '.git'), { recursive: true });
     await withKernel(cfg, { configPath, cwd: ws }, async (kernel) => {
       const tools = kernel.assembleTools({ agentId: 'main' });
