@@ -63,6 +63,8 @@ export {
   WorkspaceDirEntrySchema,
   WorkspaceExec,
   ExecOutputSegmentSchema,
+  ExecProgress,
+  ExecProgressValue,
   WorkspaceExecOptionsSchema,
   WorkspaceExecResultSchema,
   WorkspaceMkdir,
@@ -111,6 +113,7 @@ export type {
 } from './v1/exec-run-types.js';
 export { WORKSPACE_ERROR_CODES } from './v1/workspace-types.js';
 export type {
+  ExecOutputListener,
   ExecOutputSegment,
   WorkspaceDirEntry,
   WorkspaceErrorCode,

@@ -20,6 +20,7 @@ export type {
   PluginLogger,
   SandboxAdminHandlers,
   SandboxBackendDefinition,
+  SandboxOperationContext,
   SandboxOperations,
   SkillSourceChange,
   SkillSourceDefinition,

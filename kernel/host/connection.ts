@@ -1,5 +1,6 @@
 import { ResponseError, createMessageConnection, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node';
 import {
+  ExecProgress,
   Log,
   LogParams,
   PluginStatusChanged,
@@ -12,6 +13,7 @@ import {
   WORKSPACE_ERROR_CODES,
   WORKSPACE_METHODS,
   WORKSPACE_RUN_METHODS,
+  type ExecProgressValue,
   type ExecRunOperation,
   type MessageTransport,
   type ProtocolErrorData,
@@ -24,6 +26,7 @@ import { RequestLimit } from './request-limit.js';
 /**
  * Answers a plugin's `workspace/*` request; the kernel routes it to the session's sandbox.
  * `signal` aborts when the plugin cancels the request or its connection goes away.
+ * `onProgress` (an `exec` that carried a progress token) relays the command's output so far.
  */
 export type WorkspaceHandler = (
   pluginId: string,
@@ -31,6 +34,7 @@ export type WorkspaceHandler = (
   method: WorkspaceOperation | ExecRunOperation,
   params: Record<string, unknown>,
   signal: AbortSignal,
+  onProgress?: (value: ExecProgressValue) => void,
 ) => Promise<unknown>;
 
 export interface ConnectionHooks {
@@ -92,14 +96,16 @@ export function openPluginConnection(transport: MessageTransport, hooks: Connect
       if (!parsed.success) return new ResponseError(ProtocolErrorCodes.InvalidParams, `invalid ${descriptor.method} params: ${parsed.error.message}`);
       const handler = hooks.workspace();
       if (!handler) return new ResponseError(ProtocolErrorCodes.CapabilityMissing, 'this kernel has no workspace service configured');
-      const { sessionKey, ...params } = parsed.data as Record<string, unknown> & { sessionKey?: string };
+      const { sessionKey, progressToken, ...params } = parsed.data as Record<string, unknown> & { sessionKey?: string; progressToken?: string | number };
+      // The plugin's token names its own request: the backend hop gets a token of the kernel's.
+      const onProgress = progressToken === undefined ? undefined : (value: ExecProgressValue) => void conn.sendProgress(ExecProgress.type, progressToken, value).catch(() => undefined);
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort(new Error('cancelled by the plugin')));
       pending.add(controller);
       const release = await limit.acquire(controller.signal);
       try {
         if (!release) return controller.signal.aborted ? workspaceError(controller.signal.reason) : busy(hooks.pluginId);
-        return (await handler(hooks.pluginId, sessionKey, op, params, controller.signal)) ?? null;
+        return (await handler(hooks.pluginId, sessionKey, op, params, controller.signal, onProgress)) ?? null;
       } catch (error) {
         return workspaceError(error);
       } finally {

@@ -17,7 +17,7 @@ import {
   type ToolContribution,
   type ToolProgressValue,
 } from '../../protocol/index.js';
-import { CANCEL_GRACE_MS } from './call.js';
+import { CANCEL_GRACE_MS, type DeadlineOptions } from './call.js';
 import { PluginConfigSchema, RestartPolicySchema, type PluginConfigInput, type RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
 import type { HostServices } from './host-services.js';
@@ -299,7 +299,7 @@ export function createPluginHost(options: PluginHostOptions) {
       pluginId: string,
       descriptor: D,
       params: z.input<D['params']>,
-      opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+      opts: { timeoutMs?: number; signal?: AbortSignal; onProgress?: (value: unknown) => void } = {},
     ): Promise<z.output<D['result']>> {
       const p = get(pluginId);
       if (!descriptor.method.startsWith('sandbox/')) throw new KernelError('CAPABILITY_NOT_SUPPORTED', `${descriptor.method} is not a sandbox backend method`, { pluginId });
@@ -309,7 +309,9 @@ export function createPluginHost(options: PluginHostOptions) {
         throw new KernelError('CAPABILITY_NOT_SUPPORTED', `plugin "${pluginId}" declared no sandbox backend serving ${descriptor.method}`, { pluginId });
       }
       const timeoutMs = requestDeadline(p.config.timeouts, opts.timeoutMs);
-      const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs, cancelGraceMs: CANCEL_GRACE_MS }, descriptor.method);
+      // With onProgress, the request carries a progress token (an exec's output so far); a report never extends this deadline.
+      const onProgress = opts.onProgress as DeadlineOptions['onProgress'];
+      const raw = await p.request(descriptor.type as any, params as object, { signal: opts.signal, timeoutMs, maxTotalMs: timeoutMs, cancelGraceMs: CANCEL_GRACE_MS, onProgress }, descriptor.method);
       const parsed = descriptor.result.safeParse(raw);
       if (!parsed.success) throw invalidResult(`${descriptor.method} of plugin "${pluginId}" returned an invalid result`, pluginId, parsed.error);
       return parsed.data as z.output<D['result']>;

@@ -10,7 +10,7 @@
  * because background runs (`exec` with `background: true`) outlive their call; a plugin
  * that served a session could have kept whatever it wanted from it anyway.
  */
-import { SANDBOX_METHODS, SANDBOX_RUN_METHODS, SandboxPrepare, type ExecRunOperation } from '../../protocol/index.js';
+import { ExecProgressValue, SANDBOX_METHODS, SANDBOX_RUN_METHODS, SandboxPrepare, type ExecRunOperation } from '../../protocol/index.js';
 import { WORKSPACE_ERROR_CODES, type WorkspaceErrorCode, type WorkspaceOperation } from '../../protocol/index.js';
 import type { PluginHost } from '../host/index.js';
 import { resolveBackendPlugin } from './backends.js';
@@ -108,12 +108,12 @@ export class WorkspaceRouter {
     this.#host = host;
     this.#extraConfig = extraConfig;
     this.#onFailure = onFailure;
-    host.setWorkspaceHandler((pluginId, session, method, params, signal) => this.#handleReported(pluginId, session, method, params, signal));
+    host.setWorkspaceHandler((pluginId, session, method, params, signal, onProgress) => this.#handleReported(pluginId, session, method, params, signal, onProgress));
   }
 
-  async #handleReported(pluginId: string, named: string | undefined, method: WorkspaceOperation | ExecRunOperation, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+  async #handleReported(pluginId: string, named: string | undefined, method: WorkspaceOperation | ExecRunOperation, params: Record<string, unknown>, signal?: AbortSignal, onProgress?: (value: ExecProgressValue) => void): Promise<unknown> {
     try {
-      return await this.handle(pluginId, named, method, params, signal);
+      return await this.handle(pluginId, named, method, params, signal, onProgress);
     } catch (error) {
       if (this.#onFailure) {
         const session = named === undefined ? undefined : this.#sessions.get(named);
@@ -157,7 +157,15 @@ export class WorkspaceRouter {
     return [handle, session];
   }
 
-  async handle(pluginId: string, named: string | undefined, method: WorkspaceOperation | ExecRunOperation, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+  /** `onProgress` hears an `exec`'s output so far, as the backend reports it (checked against the schema). */
+  async handle(
+    pluginId: string,
+    named: string | undefined,
+    method: WorkspaceOperation | ExecRunOperation,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+    onProgress?: (value: ExecProgressValue) => void,
+  ): Promise<unknown> {
     const [handle, session] = this.#sessionFor(pluginId, named);
     const { placement } = session;
     const backendPlugin = (session.pluginId ??= resolveBackendPlugin(this.#host.contributions(), placement));
@@ -190,10 +198,15 @@ export class WorkspaceRouter {
         throw keepWorkspaceCode(error);
       });
     await session.prepared;
-    const { sessionKey: _ignored, ...rest } = params;
+    const { sessionKey: _ignored, progressToken: _plugins, ...rest } = params;
     const descriptor = method in SANDBOX_METHODS ? SANDBOX_METHODS[method as WorkspaceOperation] : SANDBOX_RUN_METHODS[method as ExecRunOperation];
+    // A backend's report reaches the tool plugin only in the shape the protocol allows, like its result.
+    const relay = method === 'exec' && onProgress ? (raw: unknown) => {
+      const value = ExecProgressValue.safeParse(raw);
+      if (value.success) onProgress(value.data);
+    } : undefined;
     // The plugin's cancellation reaches the backend (which kills the command), and a long exec gets its own deadline.
-    const opts = { signal, timeoutMs: backendRequestDeadline(method, rest) };
+    const opts = { signal, timeoutMs: backendRequestDeadline(method, rest), onProgress: relay };
     try {
       return await this.#host.invokeBackend(backendPlugin, descriptor, { ...rest, session: handle } as never, opts);
     } catch (error) {

@@ -10,7 +10,7 @@ import { SANDBOX_METHODS, SandboxPrepare, SandboxRelease } from './sandbox.js';
 import { SANDBOX_ADMIN_METHODS } from './sandbox-admin.js';
 import { SkillsList, SkillsListChanged } from './skills.js';
 import { ToolInvoke, ToolProgress, ToolsListChanged } from './tools.js';
-import { WORKSPACE_METHODS } from './workspace.js';
+import { ExecProgress, WORKSPACE_METHODS } from './workspace.js';
 import { TASKS_METHODS } from './tasks.js';
 import { TURNS_METHODS } from './turns.js';
 
@@ -32,6 +32,7 @@ export const PROTOCOL_V1_METHODS: readonly AnyDescriptor[] = Object.freeze([
   HookBeforeToolCall,
   HookAfterToolCall,
   ...Object.values(WORKSPACE_METHODS),
+  ExecProgress,
   SandboxPrepare,
   SandboxRelease,
   ...Object.values(SANDBOX_METHODS),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineNotification, defineProgress, defineRequest } from '../define.js';
 import { ToolMetadataFields, ToolResultContentBlocks } from './tool-metadata.js';
+import { ExecOutputSegmentSchema } from './workspace.js';
 
 /**
  * What a tool name (and a family, and an alias) may be: letters, digits, `_`, `.` and `-`, 1 to 64
@@ -98,6 +99,11 @@ export const ToolProgressValue = z.object({
   message: z.string().optional(),
   progress: z.number().optional(),
   total: z.number().optional(),
+  /**
+   * A command's output since the previous report, by stream (`exec`); `message` then carries the
+   * same output as text, labelled as in the result. @since 1
+   */
+  output: z.array(ExecOutputSegmentSchema).optional(),
 });
 export type ToolProgressValue = z.infer<typeof ToolProgressValue>;
 

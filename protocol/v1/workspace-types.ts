@@ -115,6 +115,12 @@ export interface WorkspaceExecResult {
   cwd?: string;
 }
 
+/**
+ * Receives a running command's output as it comes (new output only, in arrival order). Where a
+ * sender bounded its reports, a skipped stretch is an `omitted` segment. @since 1
+ */
+export type ExecOutputListener = (output: readonly ExecOutputSegment[]) => void;
+
 /** What every sandbox backend serves, and what tool plugins call through the kernel. */
 export interface WorkspaceService {
   /** Commands the backend runs detached from any call (background runs), when it offers them. @since 1 */
@@ -126,7 +132,8 @@ export interface WorkspaceService {
   mkdir(path: string, options?: { recursive?: boolean }, signal?: AbortSignal): Promise<void>;
   remove(path: string, options?: { recursive?: boolean }, signal?: AbortSignal): Promise<void>;
   rename(from: string, to: string, signal?: AbortSignal): Promise<void>;
-  exec(command: string, options?: WorkspaceExecOptions, signal?: AbortSignal): Promise<WorkspaceExecResult>;
+  /** `onOutput` hears the output while the command runs; the result is the same with or without it. */
+  exec(command: string, options?: WorkspaceExecOptions, signal?: AbortSignal, onOutput?: ExecOutputListener): Promise<WorkspaceExecResult>;
 }
 
 /** Error codes a workspace operation may fail with (carried in ProtocolError data.code). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRequest, type RequestDescriptor } from '../define.js';
+import { defineProgress, defineRequest, type RequestDescriptor } from '../define.js';
 import type * as T from './workspace-types.js';
 
 /**
@@ -74,6 +74,22 @@ export const WorkspaceExecResultSchema = z.object({
 });
 const Recursive = z.object({ recursive: z.boolean().optional() });
 
+/**
+ * Output a running command printed since its previous report, in arrival order. A sender that
+ * skipped some to keep its reports small marks the place with an `omitted` segment; the final
+ * result is never affected (it keeps what its own cap keeps).
+ * @since 1
+ */
+export const ExecProgressValue = z.object({ output: z.array(ExecOutputSegmentSchema) });
+export type ExecProgressValue = z.infer<typeof ExecProgressValue>;
+
+/** `$/progress {token, value}` for a `workspace/exec` or `sandbox/exec` that carried `progressToken`. @since 1 */
+export const ExecProgress = defineProgress('exec', ExecProgressValue, {
+  direction: 'both',
+  since: 1,
+  doc: 'Output so far of a running command: a backend reports it for sandbox/exec, the kernel relays it for workspace/exec under the plugin\'s token. Backends send at most a few reports a second, each only new output (a tail of a few KiB).',
+});
+
 /** Each workspace operation: params (without addressing) and result. Source of both method families. */
 export const WORKSPACE_OPERATIONS = {
   read: { params: z.object({ path: z.string(), options: WorkspaceReadOptionsSchema.optional() }), result: WorkspaceReadResultSchema },
@@ -86,7 +102,18 @@ export const WORKSPACE_OPERATIONS = {
   mkdir: { params: z.object({ path: z.string(), options: Recursive.optional() }), result: z.null() },
   remove: { params: z.object({ path: z.string(), options: Recursive.optional() }), result: z.null() },
   rename: { params: z.object({ from: z.string(), to: z.string() }), result: z.null() },
-  exec: { params: z.object({ command: z.string(), options: WorkspaceExecOptionsSchema.optional() }), result: WorkspaceExecResultSchema },
+  exec: {
+    params: z.object({
+      command: z.string(),
+      options: WorkspaceExecOptionsSchema.optional(),
+      /** @since 1 */
+      progressToken: z
+        .union([z.string(), z.number()])
+        .optional()
+        .describe('When present, the answerer may report the command\'s output so far as $/progress (exec) under this token.'),
+    }),
+    result: WorkspaceExecResultSchema,
+  },
 } as const;
 export type WorkspaceOperation = keyof typeof WORKSPACE_OPERATIONS;
 export const WORKSPACE_OPERATION_NAMES = Object.keys(WORKSPACE_OPERATIONS) as WorkspaceOperation[];

@@ -9,6 +9,7 @@ import type {
   BeforeToolCallResult,
   CallContext,
   EXEC_RUN_OPERATIONS,
+  ExecProgressValue,
   ExecRunOperation,
   ChannelActionParams,
   ChannelActionResult,
@@ -95,8 +96,18 @@ type RunParams<K extends ExecRunOperation> = z.output<(typeof EXEC_RUN_OPERATION
 type RunResult<K extends ExecRunOperation> = z.input<(typeof EXEC_RUN_OPERATIONS)[K]['result']>;
 
 /** Handlers of a sandbox backend; its capabilities are the operations it defines (detached runs included). @since 1 */
+/** What a backend's operation handler receives. @since 1 */
+export interface SandboxOperationContext extends HandlerContext {
+  /**
+   * `exec` only, present when the kernel sent a progress token: reports the command's output so
+   * far. Send a few reports a second at most, each with only new output (`execReportingOutput`
+   * does both).
+   */
+  progress?: (value: ExecProgressValue) => void;
+}
+
 export type SandboxOperations = {
-  [K in WorkspaceOperation]?: (params: OpParams<K> & { session: string }, ctx: HandlerContext) => Promise<OpResult<K>> | OpResult<K>;
+  [K in WorkspaceOperation]?: (params: OpParams<K> & { session: string }, ctx: SandboxOperationContext) => Promise<OpResult<K>> | OpResult<K>;
 } & {
   [K in ExecRunOperation]?: (params: RunParams<K> & { session: string }, ctx: HandlerContext) => Promise<RunResult<K>> | RunResult<K>;
 };

@@ -6,6 +6,7 @@ import { CancelledError, PluginError, WorkspaceError } from '../plugin-api.js';
 import type { HandlerContext, SandboxAdminHandlers, SandboxBackendDefinition } from '../plugin-api.js';
 import { SandboxError, isSandboxError } from './errors.js';
 import { RunTable } from './runs/run-table.js';
+import { execReportingOutput } from './shell/output-reports.js';
 import { asRunCapable, runOperations } from './runs/run-operations.js';
 
 /** A prepared session's workspace as a backend keeps it. */
@@ -113,7 +114,7 @@ export function defineWorkspaceBackend(spec: WorkspaceBackendSpec): SandboxBacke
       mkdir: (p, ctx) => op(p.session, (w) => w.mkdir(p.path, p.options, ctx.signal).then(() => null)),
       remove: (p, ctx) => op(p.session, (w) => w.remove(p.path, p.options, ctx.signal).then(() => null)),
       rename: (p, ctx) => op(p.session, (w) => w.rename(p.from, p.to, ctx.signal).then(() => null)),
-      exec: (p, ctx) => op(p.session, (w) => w.exec(p.command, p.options, ctx.signal)),
+      exec: (p, ctx) => op(p.session, (w) => execReportingOutput(w, p, ctx)),
       ...runOperations(runTable, async (session) => asRunCapable(await get(session))),
     },
   };

@@ -6,6 +6,7 @@ import {
   HookBeforeToolCall,
   ProtocolErrorCodes,
   EXEC_RUN_OPERATIONS,
+  ExecProgress,
   SANDBOX_ADMIN_METHODS,
   SANDBOX_METHODS,
   SANDBOX_RUN_METHODS,
@@ -25,13 +26,14 @@ import {
   ToolInvokeParams,
   ToolProgress,
   WORKSPACE_OPERATIONS,
+  type ExecProgressValue,
   type ExecRunOperation,
   type ProtocolErrorData,
   type ToolInvokeResult,
   type WorkspaceOperation,
 } from '../../protocol/index.js';
 import { isZodSchema } from '../plugin/define.js';
-import type { HandlerContext, PluginDefinition, SandboxBackendDefinition, ToolContext, ToolDefinition, ToolReturn } from '../plugin/types.js';
+import type { HandlerContext, PluginDefinition, SandboxBackendDefinition, SandboxOperationContext, ToolContext, ToolDefinition, ToolReturn } from '../plugin/types.js';
 import { baseContext, signalFor } from './context.js';
 import { invalidArgumentsResult } from './invalid-arguments.js';
 import { guarded } from './wire-errors.js';
@@ -156,15 +158,17 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
     ...(Object.keys(SANDBOX_RUN_METHODS) as ExecRunOperation[]).map((op) => [op, SANDBOX_RUN_METHODS[op], EXEC_RUN_OPERATIONS[op].params] as const),
   ];
   for (const [op, descriptor, paramsSchema] of operations) {
-    conn.onRequest(descriptor.type as any, async (raw: { session?: string }, token: Parameters<typeof signalFor>[0]) => {
+    conn.onRequest(descriptor.type as any, async (raw: { session?: string; progressToken?: string | number }, token: Parameters<typeof signalFor>[0]) => {
       const { ctx, dispose } = ctxFor(token);
       const out = await guarded(ctx.signal, undefined, async () => {
         const backend = sessions.get(String(raw?.session));
         if (!backend) throw new ResponseError(ProtocolErrorCodes.InvalidParams, `session "${raw?.session}" was not prepared`);
-        const handler = backend.operations[op] as ((p: unknown, c: HandlerContext) => unknown) | undefined;
+        const handler = backend.operations[op] as ((p: unknown, c: SandboxOperationContext) => unknown) | undefined;
         if (!handler) throw new ResponseError(ProtocolErrorCodes.CapabilityMissing, `backend "${backend.id}" does not serve ${op}`);
         const params = (paramsSchema as { parse(v: unknown): object }).parse(raw);
-        return (await handler({ ...params, session: raw.session }, ctx)) ?? null;
+        const progressToken = op === 'exec' ? raw.progressToken : undefined;
+        const progress = progressToken === undefined ? undefined : (value: ExecProgressValue) => void conn.sendProgress(ExecProgress.type, progressToken, value).catch(() => undefined);
+        return (await handler({ ...params, session: raw.session }, progress ? { ...ctx, progress } : ctx)) ?? null;
       });
       dispose();
       return out;

@@ -1,9 +1,12 @@
 import { CancellationTokenSource, ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
 import {
+  ExecProgress,
+  ExecProgressValue,
   ProtocolErrorCodes,
   WORKSPACE_ERROR_CODES,
   WORKSPACE_METHODS,
   WORKSPACE_RUN_METHODS,
+  type ExecOutputListener,
   type ExecRunOperation,
   type WorkspaceErrorCode,
   type WorkspaceOperation,
@@ -36,6 +39,22 @@ async function call(conn: MessageConnection, op: WorkspaceOperation | ExecRunOpe
   }
 }
 
+let execTokens = 0;
+
+/** `workspace/exec` with a progress token: the kernel relays the backend's reports of the output so far to `onOutput`. */
+async function execWithOutput(conn: MessageConnection, params: object, signal: AbortSignal, onOutput: ExecOutputListener): Promise<any> {
+  const progressToken = `exec-${++execTokens}`;
+  const sub = conn.onProgress(ExecProgress.type, progressToken, (value) => {
+    const report = ExecProgressValue.safeParse(value);
+    if (report.success) onOutput(report.data.output);
+  });
+  try {
+    return await call(conn, 'exec', { ...params, progressToken }, signal);
+  } finally {
+    sub.dispose();
+  }
+}
+
 /**
  * The `workspace` a tool handler sees: each method is a `workspace/*` request to the kernel,
  * tagged with the calling session and cancelled with the call (its signal is the default).
@@ -50,7 +69,8 @@ export function createWorkspaceProxy(conn: MessageConnection, sessionKey: string
     mkdir: async (path, options, signal) => void (await call(conn, 'mkdir', { sessionKey, path, options }, s(signal))),
     remove: async (path, options, signal) => void (await call(conn, 'remove', { sessionKey, path, options }, s(signal))),
     rename: async (from, to, signal) => void (await call(conn, 'rename', { sessionKey, from, to }, s(signal))),
-    exec: (command, options, signal) => call(conn, 'exec', { sessionKey, command, options }, s(signal)),
+    exec: (command, options, signal, onOutput) =>
+      onOutput ? execWithOutput(conn, { sessionKey, command, options }, s(signal), onOutput) : call(conn, 'exec', { sessionKey, command, options }, s(signal)),
     // A run is detached from the call: only waiting for it (read) follows the call's signal.
     runs: {
       start: (command, options, signal) => call(conn, 'runStart', { sessionKey, command, options }, signal),

@@ -50,6 +50,16 @@ describe.skipIf(!HAS_SSH)('ssh sandbox backend (real sshd)', () => {
     expect((await ws.exec('echo again')).stdout).toBe('again\n');
   });
 
+  it('hands a running command\'s output to the exec listener as it comes, the same output as the result', async () => {
+    const heard: { text: string; at: number }[] = [];
+    const result = await opened.ws.exec('echo first; sleep 0.5; echo second', {}, undefined, (output) => {
+      for (const s of output) if (s.stream === 'stdout') heard.push({ text: s.text, at: Date.now() });
+    });
+    expect(heard[0]).toMatchObject({ text: 'first\n' });
+    expect(heard[0]!.at).toBeLessThan(Date.now() - 300);
+    expect(heard.map((h) => h.text).join('')).toBe(result.stdout);
+  });
+
   it('syncs the remote copy back, but never the read-only skills', async () => {
     const hostDir = makeWorkspace();
     const ws = await SshWorkspace.open(sshSettings({ syncBack: 'on-close' }), { sessionKey: session(), agentId: 'main', workspaceDir: hostDir, workspaceAccess: 'rw' });

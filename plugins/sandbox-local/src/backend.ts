@@ -3,6 +3,7 @@ import type { TempJournal } from '../../../sdk/fs-bridge/index.js';
 import type { SandboxBackendDefinition } from '../../../sdk/plugin-api.js';
 import { RunTable } from '../../../sdk/sandbox/runs/run-table.js';
 import { runOperations } from '../../../sdk/sandbox/runs/run-operations.js';
+import { execReportingOutput } from '../../../sdk/sandbox/shell/output-reports.js';
 import { resolveLocalOptions } from './backend-config.js';
 import { LOCAL_WORKSPACE_ROOT, LocalWorkspace } from './local-workspace.js';
 import { openTempJournal } from './plugin-data.js';
@@ -59,7 +60,7 @@ export function createLocalBackend(options: { tempJournal?: TempJournal } = {}):
       mkdir: async (p, ctx) => (await of(p.session).mkdir(p.path, p.options, ctx.signal), null),
       remove: async (p, ctx) => (await of(p.session).remove(p.path, p.options, ctx.signal), null),
       rename: async (p, ctx) => (await of(p.session).rename(p.from, p.to, ctx.signal), null),
-      exec: (p, ctx) => of(p.session).exec(p.command, p.options, ctx.signal),
+      exec: (p, ctx) => execReportingOutput(of(p.session), p, ctx),
       ...runOperations(runTable, (session) => prepared(session).local),
     },
   };

@@ -1,5 +1,6 @@
 import type { ExecRunService } from '../../../protocol/v1/exec-run-types.js';
 import type {
+  ExecOutputListener,
   WorkspaceDirEntry,
   WorkspaceExecOptions,
   WorkspaceExecResult,
@@ -115,8 +116,8 @@ export class LocalWorkspace implements WorkspaceService {
     await this.bridge.rename(from, to);
   }
 
-  async exec(command: string, options: WorkspaceExecOptions = {}, signal?: AbortSignal): Promise<WorkspaceExecResult> {
-    const transcript = new OutputTranscript(options.maxOutputBytes ?? this.#options.defaultMaxOutputBytes ?? LOCAL_EXEC_DEFAULTS.maxOutputBytes);
+  async exec(command: string, options: WorkspaceExecOptions = {}, signal?: AbortSignal, onOutput?: ExecOutputListener): Promise<WorkspaceExecResult> {
+    const transcript = new OutputTranscript(options.maxOutputBytes ?? this.#options.defaultMaxOutputBytes ?? LOCAL_EXEC_DEFAULTS.maxOutputBytes, onOutput);
     return toExecResult(await this.execInto(command, options, signal, transcript), transcript);
   }
 }

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { posix } from 'node:path';
 import type {
-  WorkspaceDirEntry, WorkspaceExecOptions, WorkspaceExecResult, WorkspaceReadOptions, WorkspaceReadResult, WorkspaceStat, WorkspaceWriteOptions,
+  ExecOutputListener, WorkspaceDirEntry, WorkspaceExecOptions, WorkspaceExecResult, WorkspaceReadOptions, WorkspaceReadResult, WorkspaceStat, WorkspaceWriteOptions,
 } from '../../../protocol/v1/workspace-types.js';
 import { SANDBOX_AGENT_WORKSPACE_MOUNT, SANDBOX_WORKSPACE_MOUNT } from '../../../sdk/sandbox/constants.js';
 import { isSandboxError } from '../../../sdk/sandbox/errors.js';
@@ -141,9 +141,9 @@ export class SshWorkspace extends ShellWorkspace {
     await this.fresh(signal);
     return super.rename(from, to, signal);
   }
-  override async exec(command: string, options?: WorkspaceExecOptions, signal?: AbortSignal): Promise<WorkspaceExecResult> {
+  override async exec(command: string, options?: WorkspaceExecOptions, signal?: AbortSignal, onOutput?: ExecOutputListener): Promise<WorkspaceExecResult> {
     await this.fresh(signal);
-    return super.exec(command, options, signal);
+    return super.exec(command, options, signal, onOutput);
   }
 
   /** Copies the remote changes back to the host (`rw` only), through the host's path guard. */

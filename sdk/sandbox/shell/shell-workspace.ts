@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type {
-  WorkspaceDirEntry, WorkspaceExecOptions, WorkspaceExecResult, WorkspaceReadOptions, WorkspaceReadResult,
+  ExecOutputListener, WorkspaceDirEntry, WorkspaceExecOptions, WorkspaceExecResult, WorkspaceReadOptions, WorkspaceReadResult,
   WorkspaceService, WorkspaceStat, WorkspaceWriteOptions,
 } from '../../../protocol/v1/workspace-types.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_READ_BYTES } from '../constants.js';
@@ -112,8 +112,8 @@ export class ShellWorkspace implements WorkspaceService {
     return shellExec(this.shell, this.guard, this.options, command, options, signal, transcript);
   }
 
-  async exec(command: string, options: WorkspaceExecOptions = {}, signal?: AbortSignal): Promise<WorkspaceExecResult> {
-    const transcript = new OutputTranscript(options.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+  async exec(command: string, options: WorkspaceExecOptions = {}, signal?: AbortSignal, onOutput?: ExecOutputListener): Promise<WorkspaceExecResult> {
+    const transcript = new OutputTranscript(options.maxOutputBytes ?? this.options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, onOutput);
     return toExecResult(await this.execInto(command, options, signal, transcript), transcript);
   }
 }

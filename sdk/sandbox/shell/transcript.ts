@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { ExecOutputSegment } from '../../../protocol/v1/workspace-types.js';
+import type { ExecOutputListener, ExecOutputSegment } from '../../../protocol/v1/workspace-types.js';
 
 type Stream = 'stdout' | 'stderr';
 interface Piece {
@@ -47,10 +47,13 @@ export class OutputTranscript {
   #tailBytes = 0;
   #dropped = 0;
   #bytes = 0;
+  readonly #onOutput?: ExecOutputListener;
 
-  constructor(maxBytes: number) {
+  /** `onOutput` hears every decoded piece as it arrives, before (and whatever) the cap keeps. */
+  constructor(maxBytes: number, onOutput?: ExecOutputListener) {
     this.#headCap = Math.floor(maxBytes * HEAD_SHARE);
     this.#tailCap = maxBytes - this.#headCap;
+    this.#onOutput = onOutput;
   }
 
   get bytes(): number {
@@ -74,6 +77,7 @@ export class OutputTranscript {
 
   #keep(stream: Stream, text: string): void {
     if (text === '') return;
+    this.#onOutput?.([{ stream, text }]);
     const room = this.#headCap - this.#headBytes;
     if (room > 0 && this.#tail.length === 0) {
       const head = prefixWithin(text, room);
