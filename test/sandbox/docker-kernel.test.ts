@@ -96,6 +96,28 @@ describe.skipIf(!HAS_DOCKER)('the docker backend behind a real kernel', () => {
     });
   }, 120_000);
 
+  it('streams a running command\'s output as progress of the call, on the local backend and in docker, labelled as the result', async () => {
+    const cfg = config({ list: [{ id: 'host', workspace: workspace('host') }, { id: 'boxed', workspace: workspace('boxed'), sandbox: { mode: 'all', workspaceAccess: 'rw' } }] });
+    // In docker the exec wrapper holds back the last bytes of stderr (they could be its stray-process
+    // marker) until more stderr comes or the command ends: `warn` is in the result only.
+    const firstReport = { host: 'first\n[stderr]\nwarn\n', boxed: 'first\n' };
+    await withKernel(cfg, async (kernel) => {
+      for (const [agentId, expected] of Object.entries(firstReport)) {
+        const seen: { message?: string; output?: unknown; at: number }[] = [];
+        const onProgress = (value: unknown) => seen.push({ ...(value as { message?: string; output?: unknown }), at: Date.now() });
+        const result = await kernel.assembleTools({ agentId }).execute('exec', { command: 'echo first; echo warn >&2; sleep 1; echo second' }, { onProgress });
+        const ended = Date.now();
+        const reports = seen.filter((r) => r.output !== undefined);
+        expect(reports[0]?.message, agentId).toBe(expected);
+        expect(reports[0]!.output, agentId).toContainEqual({ stream: 'stdout', text: 'first\n' });
+        expect(reports[0]!.at, agentId).toBeLessThan(ended - 500); // while it slept, long before its result
+        // In order, the messages are the start of the result's output, labels included.
+        expect(text(result).startsWith(reports.map((r) => r.message).join('')), agentId).toBe(true);
+        for (const line of ['first', 'warn', 'second']) expect(text(result).split(line), agentId).toHaveLength(2);
+      }
+    });
+  }, 120_000);
+
   it('records last use on every call, so a long session never looks idle to prune', async () => {
     const cfg = config({ list: [{ id: 'busy', workspace: workspace('busy'), sandbox: { mode: 'all', workspaceAccess: 'rw' } }] });
     await withKernel(cfg, async (kernel) => {

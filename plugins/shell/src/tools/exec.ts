@@ -6,6 +6,7 @@ import type { BackgroundTasks } from '../runs/background-tasks.js';
 import type { RunJournal } from '../runs/journal.js';
 import { formatSeconds, outputBlock, renderOutput } from './format-output.js';
 import { keepAlive } from './keep-alive.js';
+import { outputProgress } from './output-progress.js';
 import { fail, failFromError, failedWithOutput, ok, type ShellToolContext } from './results.js';
 import { classify, statusLine } from './status.js';
 
@@ -76,11 +77,11 @@ export function execResult(result: WorkspaceExecResult, timeoutMs: number, detai
 async function runForeground(params: ExecParamsOut, ctx: ShellToolContext, details: Record<string, unknown>): Promise<ToolInvokeResult> {
   const options = execOptions(params, params.timeout ?? EXEC_DEFAULTS.timeoutSeconds, EXEC_DEFAULTS.maxOutputBytes);
   // The kernel's deadline is idle time: progress keeps a long command's call alive until its own timeout.
-  const stop = keepAlive(ctx, (ms) => `still running after ${Math.round(ms / 1000)} s (timeout ${formatSeconds(options.timeoutMs)} s)`);
+  const alive = keepAlive(ctx, (ms) => `still running after ${Math.round(ms / 1000)} s (timeout ${formatSeconds(options.timeoutMs)} s)`);
   try {
-    return execResult(await ctx.workspace.exec(params.command, options, ctx.signal), options.timeoutMs, details);
+    return execResult(await ctx.workspace.exec(params.command, options, ctx.signal, outputProgress(ctx, alive)), options.timeoutMs, details);
   } finally {
-    stop();
+    alive.stop();
   }
 }
 

@@ -24,30 +24,56 @@ export function formatDuration(ms: number): string {
   return (ms / 1000).toFixed(1);
 }
 
-const withNewline = (text: string): string => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
+const OMITTED_IN_RESULT = (bytes: number): string => `[... ${formatBytes(bytes)} of output omitted here; the start and the end are kept ...]`;
 
 /**
- * stdout as it is; stderr under a `[stderr]` label, and stdout again under `[stdout]` when it
- * resumes, in the order the backend received them; the dropped middle of a long output as
- * one marked line.
+ * Labels output as the model reads it: stdout as it is; stderr under a `[stderr]` label, and
+ * stdout again under `[stdout]` when it resumes, in the order the backend received them; a
+ * dropped stretch as one marked line. It keeps its place from one call to the next, so output
+ * rendered piece by piece (progress) reads exactly as the same output rendered at once.
  */
-export function renderOutput(segments: readonly ExecOutputSegment[] = []): RenderedOutput {
-  let text = '';
-  let current: 'stdout' | 'stderr' = 'stdout';
-  let last = '';
-  for (const segment of segments) {
-    if (segment.stream === 'omitted') {
-      text = `${withNewline(text)}[... ${formatBytes(segment.bytes)} of output omitted here; the start and the end are kept ...]\n`;
-      continue;
+export class OutputLabeller {
+  #stream: 'stdout' | 'stderr' = 'stdout';
+  /** The text so far is not empty and does not end with a newline. */
+  #lineOpen = false;
+  /** The text of the last stdout or stderr segment. */
+  last = '';
+
+  constructor(private readonly omitted: (bytes: number) => string = OMITTED_IN_RESULT) {}
+
+  render(segments: readonly ExecOutputSegment[]): string {
+    let text = '';
+    const append = (piece: string): void => {
+      if (piece === '') return;
+      text += piece;
+      this.#lineOpen = !piece.endsWith('\n');
+    };
+    const newline = (): void => {
+      if (this.#lineOpen) append('\n');
+    };
+    for (const segment of segments) {
+      if (segment.stream === 'omitted') {
+        newline();
+        append(`${this.omitted(segment.bytes)}\n`);
+        continue;
+      }
+      if (segment.stream !== this.#stream) {
+        newline();
+        append(`[${segment.stream}]\n`);
+        this.#stream = segment.stream;
+      }
+      append(segment.text);
+      this.last = segment.text;
     }
-    if (segment.stream !== current) {
-      text = `${withNewline(text)}[${segment.stream}]\n`;
-      current = segment.stream;
-    }
-    text += segment.text;
-    last = segment.text;
+    return text;
   }
-  return { text, empty: text === '', missingFinalNewline: last !== '' && !last.endsWith('\n') };
+}
+
+/** A command's whole output, labelled (see OutputLabeller), with the dropped middle marked in place. */
+export function renderOutput(segments: readonly ExecOutputSegment[] = []): RenderedOutput {
+  const labeller = new OutputLabeller();
+  const text = labeller.render(segments);
+  return { text, empty: text === '', missingFinalNewline: labeller.last !== '' && !labeller.last.endsWith('\n') };
 }
 
 /** The output block of a result: the rendered text, or a placeholder, ending before the status line. */

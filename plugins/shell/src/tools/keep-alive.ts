@@ -14,9 +14,26 @@ export function progressInterval(deadline: number | undefined, now = Date.now())
   return Math.max(MIN_INTERVAL_MS, Math.min(PROGRESS_INTERVAL_MS, Math.floor((deadline - now) / 3)));
 }
 
-/** Reports progress until the returned function is called. */
-export function keepAlive(ctx: ShellToolContext, message: (elapsedMs: number) => string): () => void {
+export interface KeepAlive {
+  stop(): void;
+  /** Another report of the call was just sent (output so far): a "still running" right after it is noise. */
+  reported(): void;
+}
+
+/**
+ * Reports progress until stopped. A tick within half an interval of another report is skipped, so
+ * while output streams the client hears only the output, and reports stay at most one and a half
+ * intervals apart (the deadline is at least three).
+ */
+export function keepAlive(ctx: ShellToolContext, message: (elapsedMs: number) => string): KeepAlive {
   const started = Date.now();
-  const timer = setInterval(() => ctx.progress?.({ message: message(Date.now() - started) }), progressInterval(ctx.call?.deadline, started));
-  return () => clearInterval(timer);
+  const every = progressInterval(ctx.call?.deadline, started);
+  let last = 0;
+  const timer = setInterval(() => {
+    const now = Date.now();
+    if (now - last < every / 2) return;
+    last = now;
+    ctx.progress?.({ message: message(now - started) });
+  }, every);
+  return { stop: () => clearInterval(timer), reported: () => void (last = Date.now()) };
 }

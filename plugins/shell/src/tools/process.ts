@@ -46,8 +46,8 @@ function ended(run: ExecRunInfo, rendered: RenderedOutput): ToolInvokeResult {
 
 async function poll(runs: ExecRunService, params: ProcessParamsOut, ctx: ShellToolContext, missing: () => Promise<ToolInvokeResult>, tasks?: BackgroundTasks) {
   const id = params.sessionId!;
-  const stop = params.waitMs > 0 ? keepAlive(ctx, (ms) => `waiting for ${id} (${Math.round(ms / 1000)} s)`) : () => undefined;
-  const read = await runs.read(id, { waitMs: params.waitMs }, ctx.signal).finally(stop);
+  const alive = params.waitMs > 0 ? keepAlive(ctx, (ms) => `waiting for ${id} (${Math.round(ms / 1000)} s)`) : undefined;
+  const read = await runs.read(id, { waitMs: params.waitMs }, ctx.signal).finally(() => alive?.stop());
   if (read.run === null) return missing();
   tasks?.observe(read.run, runs, ctx.call?.sessionKey ?? '', ctx.reportTask);
   const rendered = renderOutput(read.output);
