@@ -102,11 +102,15 @@ function parseParams(raw: string | undefined): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** On a terminal, each progress report of the call (output so far, a step) shows on the status line. */
+/**
+ * On a terminal, a command's output so far (an `exec` report carries `output`) streams into the
+ * lines above the status line; any other report (a step, "still running") shows on the status line.
+ */
 function streamProgress(ctx: CliContext, progress: Progress): ((value: unknown) => void) | undefined {
   if (!ctx.stderr.isTTY) return undefined;
   return (value) => {
-    const report = (value && typeof value === 'object' ? value : {}) as { message?: unknown; progress?: unknown; total?: unknown };
+    const report = (value && typeof value === 'object' ? value : {}) as { message?: unknown; progress?: unknown; total?: unknown; output?: unknown };
+    if (Array.isArray(report.output) && typeof report.message === 'string') return progress.output(report.message);
     const step = typeof report.progress === 'number' ? `${report.progress}${typeof report.total === 'number' ? `/${report.total}` : ''} ` : '';
     const message = typeof report.message === 'string' ? report.message.split('\n').filter(Boolean).pop() ?? '' : '';
     progress.update(`${step}${message}`.trim() || 'working…');
