@@ -8,7 +8,7 @@
  * shared: every denial waiting for it is covered by one `fdatasync`, started after its line was
  * written (group commit), and nothing blocks the event loop on the disk.
  */
-import { closeSync, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { activeFile, rotatedFile, rotatedFiles } from './layout.js';
 
@@ -80,6 +80,8 @@ export class AuditFile {
     const stat = fstatSync(this.#fd);
     this.#ino = stat.ino;
     this.#size = stat.size;
+    // A flushed denial in a file whose name never reached the disk would be lost with it (opens are rare).
+    if (stat.size === 0) syncDir(this.options.dir);
   }
 
   #inodeOfPath(): number | undefined {
@@ -122,6 +124,15 @@ export class AuditFile {
     const inUse = [this.#flushing, this.#next].filter(Boolean);
     if (inUse.length === 0) closeSync(fd);
     else void Promise.allSettled(inUse).then(() => closeSync(fd));
+  }
+}
+
+function syncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
