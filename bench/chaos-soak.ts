@@ -4,7 +4,7 @@
  *   npx tsc -p tsconfig.json && node dist/bench/chaos-soak.js --minutes=10
  *
  * Flags: --minutes=N (default 10) or --seconds=N, --concurrency=N callers (default 1,000),
- * --plugins=N (default 4), --fault-every-ms=N (default 500), --call-ms=N and --ping-ms=N (each
+ * --plugins=N (default 4), --fault-every-ms=N (default 1,000), --call-ms=N and --ping-ms=N (each
  * plugin's call deadline and liveness ping, default 5,000 and 2,000), --stop-max-ms=N (a SIGSTOP
  * lasts 200 ms to this, default 8,000: some outlast deadline and ping), --sample-every-s=N
  * (default 30), --json (the whole report). Exits 1 when a promise broke: a call lost or hung, an answer that
@@ -27,12 +27,12 @@ const sampleEveryMs = Math.min(num('sample-every-s', 30) * 1000, Math.max(1000, 
 const maxGrowthMb = num('max-growth-mb', 32);
 const mb = (n: number) => `${n.toFixed(1)} MB`;
 
-process.stderr.write(`chaos soak: ${durationMs / 1000} s, ${num('concurrency', 1000)} callers over ${num('plugins', 4)} plugins, a fault every ~${num('fault-every-ms', 500)} ms\n`);
+process.stderr.write(`chaos soak: ${durationMs / 1000} s, ${num('concurrency', 1000)} callers over ${num('plugins', 4)} plugins, a fault every ~${num('fault-every-ms', 1000)} ms\n`);
 const report = await runChaos({
   concurrency: num('concurrency', 1000),
   plugins: num('plugins', 4),
   durationMs,
-  faultEveryMs: num('fault-every-ms', 500),
+  faultEveryMs: num('fault-every-ms', 1000),
   callMs: num('call-ms', 5000),
   pingMs: num('ping-ms', 2000),
   stopMs: [200, num('stop-max-ms', 8000)],

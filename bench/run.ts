@@ -19,6 +19,7 @@ import { runMessageBench } from './message.bench.js';
 import { runPolicyBench } from './policy.bench.js';
 import { KERNEL_READ, runReadBench } from './read.bench.js';
 import { runSandboxBench } from './sandbox.bench.js';
+import { runServeLoadBench } from './serve-load.js';
 import { runSkillsBench } from './skills.bench.js';
 import { runSshSyncBench } from './ssh-sync.bench.js';
 import { median } from './lib/measure.js';
@@ -40,6 +41,7 @@ const suites: [string, () => Promise<BenchRow[]>][] = [
   ['fs-integrity', async () => fsIntegrityRows(await runFsIntegrityBench())],
   ['exec', async () => execRows(await runExecBench())],
   ['mcp', async () => mcpRows(await runMcpBench())],
+  ['serve-load', () => runServeLoadBench()],
   ['message', async () => messageRows((await runMessageBench()) as Parameters<typeof messageRows>[0])],
   ['sandbox', async () => sandboxRows((await runSandboxBench()) as Parameters<typeof sandboxRows>[0])],
   ['skills', async () => skillsRows(await runSkillsBench())],
