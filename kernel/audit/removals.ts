@@ -4,6 +4,7 @@
  * a run shape already seen hands back the same frozen list (the policy engine's cache), which
  * costs one WeakMap look-up and queues nothing. Grouping and de-duplication run later, off it.
  */
+import { createHash } from 'node:crypto';
 import type { PolicyRemoval } from '../policy/index.js';
 import type { AuditRecord } from './record.js';
 
@@ -38,7 +39,7 @@ export class RemovalLedger {
     return true;
   }
 
-  /** The queued lists as records: one per agent and rule (layer, label, matched entries) with its tools, each once. */
+  /** The queued lists as records: one per agent and rule (layer and label) with its tools and matched entries, each once. */
   drain(): AuditRecord[] {
     const queued = this.#queued;
     this.#queued = [];
@@ -46,21 +47,24 @@ export class RemovalLedger {
     for (const entry of queued) {
       const byRule = new Map<string, PolicyRemoval[]>();
       for (const removal of entry.removals) {
-        const key = `${removal.layer}\0${removal.label}\0${removal.ruleKind}\0${removal.matchedRules.join('\0')}`;
+        // One record per rule, as the policy's own audit lines are: a plugin-id deny matches each tool by its own expanded entry.
+        const key = `${removal.layer}\0${removal.label}\0${removal.ruleKind}`;
         const group = byRule.get(key);
         if (group) group.push(removal);
         else byRule.set(key, [removal]);
       }
       for (const [key, group] of byRule) {
         const tools = group.map((removal) => removal.tool).sort();
-        const identity = `${entry.agent}\0${key}\0${tools.join('\0')}`;
+        // Hashed: a deny that removes thousands of tools would otherwise keep their names in memory.
+        const identity = createHash('sha256').update(`${entry.agent}\0${key}\0${tools.join('\0')}`).digest('base64');
         if (this.#recorded.has(identity)) continue;
         this.#remember(identity);
-        const { layer, label, ruleKind, matchedRules, configKey } = group[0];
+        const { layer, label, ruleKind, configKey } = group[0];
+        const matched = [...new Set(group.flatMap((removal) => removal.matchedRules))].sort();
         records.push({
           at: entry.at, kind: 'policy.removed', agent: entry.agent, session: entry.session, run: entry.run,
           code: 'TOOL_REMOVED', layer, rule: label, reason: ruleKind === 'deny' ? 'denied' : 'not allowed',
-          matched: matchedRules, configKey, tools, count: tools.length,
+          matched, configKey, tools, count: tools.length,
         });
       }
     }
