@@ -36,7 +36,7 @@ export interface AuditTrailOptions {
   warn: (message: string) => void;
 }
 
-/** Trails with lines not yet written when the process exits: written synchronously then. */
+/** Trails with records queued: what is still queued when the process exits is written then, synchronously. */
 const open = new Set<AuditTrail>();
 let exitHooked = false;
 
@@ -53,14 +53,6 @@ export class AuditTrail implements AuditTrailView {
   constructor(private readonly options: AuditTrailOptions) {
     this.#file = options.dir === undefined ? undefined : new AuditFile({ dir: options.dir, name: options.name, maxFileBytes: options.maxFileBytes, keepFiles: options.keepFiles });
     this.file = this.#file?.path;
-    if (!this.#file) return;
-    open.add(this);
-    if (!exitHooked) {
-      exitHooked = true;
-      process.once('exit', () => {
-        for (const trail of open) trail.#write();
-      });
-    }
   }
 
   get pending(): number {
@@ -123,18 +115,26 @@ export class AuditTrail implements AuditTrailView {
     if (this.#closed) return;
     this.#closed = true;
     await this.flush();
-    open.delete(this);
     await this.#file?.close().catch((error: unknown) => this.#warn('close', error));
   }
 
   #schedule(): void {
     this.#scheduled ??= setImmediate(() => this.#write()).unref();
+    // Only trails with something queued are held here, so a kernel never stopped is not kept alive.
+    open.add(this);
+    if (!exitHooked) {
+      exitHooked = true;
+      process.once('exit', () => {
+        for (const trail of open) trail.#write();
+      });
+    }
   }
 
   /** Writes the queue, with the removals noted since the last write in time order among it. */
   #write(): void {
     if (this.#scheduled) clearImmediate(this.#scheduled);
     this.#scheduled = undefined;
+    open.delete(this);
     const removals = this.#removals.drain();
     const records = removals.length ? [...removals, ...this.#queue].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)) : this.#queue;
     this.#queue = [];

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -54,6 +55,16 @@ describe('the audit trail file', () => {
     expect(readAll(dir)).toMatchObject([{ kind: 'plugin.state', plugin: 'p' }]);
     await trail.close();
     expect(statSync(trail.file!).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes what is still queued when the process exits before the next turn', () => {
+    const dir = path.join(root, 'exit');
+    const trailModule = path.resolve(import.meta.dirname, '../../dist/kernel/audit/index.js');
+    const script = `const { createAuditTrail } = await import(${JSON.stringify(trailModule)});
+      createAuditTrail({ dir: ${JSON.stringify(dir)} }, { cwd: '/', warn: () => {} }).record({ kind: 'plugin.state', plugin: 'late', from: 'ready', to: 'stopping' });
+      process.exit(0);`;
+    execFileSync(process.execPath, ['--input-type=module', '-e', script]);
+    expect(readAll(dir)).toMatchObject([{ kind: 'plugin.state', plugin: 'late' }]);
   });
 
   it('writes nothing when the config turns it off', async () => {
