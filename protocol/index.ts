@@ -176,7 +176,7 @@ export { CancelRequest, Log, LogLevel, LogParams, Ping, ProgressNotification, Sh
 
 export { PROTOCOL_V1_METHODS } from './v1/registry.js';
 
-export { FramingError, MessageTooLargeError, previewBytes } from './transport/errors.js';
+export { FramingError, InvalidMessageError, MessageTooLargeError, previewBytes } from './transport/errors.js';
 export { NdjsonDecoder } from './transport/ndjson-decoder.js';
 export type { DecodedFrame } from './transport/ndjson-decoder.js';
 export { NdjsonMessageReader } from './transport/reader.js';

@@ -110,7 +110,9 @@ export function toKernelError(error: unknown, pluginId: string, what: string): K
     return new KernelError('PLUGIN_CRASHED', `${what}: the RPC channel to plugin "${pluginId}" is closed (${error.message}); the plugin is dying`, { pluginId, cause: error });
   }
   const message = escapeForTerminal(error instanceof Error ? error.message : String(error), { maxChars: MAX_PLUGIN_MESSAGE_CHARS });
-  return new KernelError('PLUGIN_ERROR', `${what}: ${message}`, { pluginId, cause: error });
+  // Often the RPC library's words about a malformed answer ("neither a result nor an error"): say whose.
+  const named = message.includes(`plugin "${pluginId}"`) ? message : `plugin "${pluginId}": ${message}`;
+  return new KernelError('PLUGIN_ERROR', `${what}: ${named}`, { pluginId, cause: error });
 }
 
 /** A schema failure of something a plugin sent, as one escaped line: `path: message; ...`. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
-import { FramingError, MessageTooLargeError, type Contributions, type PeerInfo, type PluginComponentStatus, type SkillsListChangedParams } from '../../protocol/index.js';
+import { FramingError, InvalidMessageError, MessageTooLargeError, type Contributions, type PeerInfo, type PluginComponentStatus, type SkillsListChangedParams } from '../../protocol/index.js';
 import { requestWithDeadline, InflightCalls, type DeadlineOptions } from './call.js';
 import type { PluginConfig, RestartPolicy } from './config.js';
 import type { WorkspaceHandler } from './connection.js';
@@ -303,6 +303,9 @@ export class ManagedPlugin {
     } else if (error instanceof MessageTooLargeError) {
       const e = new KernelError('MESSAGE_TOO_LARGE', error.message, { pluginId: this.id, cause: error });
       this.lastError = { error: e, at: new Date() };
+      this.log.kernel('error', error.message);
+    } else if (error instanceof InvalidMessageError) {
+      // Well framed but undispatchable (a $/cancelRequest without an id): dropped, the plugin stays up.
       this.log.kernel('error', error.message);
     }
   }

@@ -41,3 +41,21 @@ export class MessageTooLargeError extends Error {
     );
   }
 }
+
+/**
+ * A well-framed JSON-RPC message the receiver refused to dispatch: it would break the RPC
+ * library itself (a `$/cancelRequest` without a request id throws inside vscode-jsonrpc's reader,
+ * which is the receiving process's socket handler). Dropped; the stream goes on. @since 1
+ */
+export class InvalidMessageError extends Error {
+  override readonly name = 'InvalidMessageError';
+  readonly code = 'INVALID_MESSAGE' as const;
+  constructor(
+    readonly peer: string,
+    readonly why: string,
+    readonly bytes: Uint8Array,
+    options?: { cause?: unknown },
+  ) {
+    super(`${peer} sent a JSON-RPC message that was dropped (${why}): ${previewBytes(bytes)}`, options);
+  }
+}

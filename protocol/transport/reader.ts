@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from 'vscode-jsonrpc';
 import { ProtocolErrorCodes } from '../v1/errors.js';
-import { MessageTooLargeError } from './errors.js';
+import { InvalidMessageError, MessageTooLargeError } from './errors.js';
 import { NdjsonDecoder, type DecodedFrame } from './ndjson-decoder.js';
 
 /** Finds the id of an oversized *response* in its first bytes, so its caller can be answered. */
@@ -14,8 +14,30 @@ function salvageResponseId(head: Buffer): number | string | undefined {
 }
 
 /**
+ * Why vscode-jsonrpc cannot take this message, or undefined. Its reader callback reads
+ * `params.id` of every `$/cancelRequest` outside any try: a missing or null id throws there,
+ * in the receiver's socket handler, which would be an uncaught exception of the whole process
+ * (the kernel, for a plugin's cancel).
+ */
+function undispatchable(value: Record<string, unknown>): string | undefined {
+  if (value.method !== '$/cancelRequest') return undefined;
+  const id = (value.params as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? undefined : 'a $/cancelRequest without a string or number id';
+}
+
+/** The first bytes of a decoded message, for an error that shows it. */
+function headOf(value: unknown): Buffer {
+  try {
+    return Buffer.from(JSON.stringify(value).slice(0, 256));
+  } catch {
+    return Buffer.from('(unprintable)');
+  }
+}
+
+/**
  * vscode-jsonrpc reader over ndjson. Framing errors are reported through `onError`; an oversized
- * response is turned into an error response for its id (the call settles with MessageTooLarge).
+ * response is turned into an error response for its id (the call settles with MessageTooLarge); a
+ * message the library cannot dispatch is dropped with an InvalidMessageError.
  */
 export class NdjsonMessageReader extends AbstractMessageReader {
   private callback: DataCallback | undefined;
@@ -50,7 +72,14 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 
   private onFrame(frame: DecodedFrame): void {
     if (frame.kind === 'message') {
-      this.callback?.(frame.value as unknown as Message);
+      const why = undispatchable(frame.value);
+      if (why) return this.fireError(new InvalidMessageError(this.options.peer, why, headOf(frame.value)));
+      try {
+        this.callback?.(frame.value as unknown as Message);
+      } catch (cause) {
+        // Whatever else the library chokes on: the message is lost, never the process.
+        this.fireError(new InvalidMessageError(this.options.peer, `the RPC library refused it: ${(cause as Error)?.message ?? cause}`, headOf(frame.value), { cause }));
+      }
       return;
     }
     if (frame.kind === 'garbage') {
