@@ -65,8 +65,9 @@ export { createDiagnosticsEmitter } from './diagnostics/index.js';
 export type {
   DiagnosticsEmitter, DiagnosticsListener, DiagnosticsEvent, DiagnosticsEventMap, DiagnosticsEventType, ToolExecutionEventBase,
   ToolExecutionStartedEvent, ToolExecutionBlockedEvent, ToolExecutionErrorEvent, ToolExecutionCompletedEvent, ToolExecutionRejectedEvent,
-  ToolLoopDetectedEvent,
+  ToolLoopDetectedEvent, ToolApprovalRequestedEvent, ToolApprovalResolvedEvent,
 } from './diagnostics/index.js';
+export type { AuditTrailView, AuditRecord, AuditKind } from './audit/index.js';
 export { toToolDefinition, unknownToolResult } from './adapter/index.js';
 export { normalizeToolSchema } from './schema/index.js';
 

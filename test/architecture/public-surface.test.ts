@@ -34,7 +34,7 @@ const SURFACES: Record<string, string[]> = {
 
 // The types of `pincer` a host names in its own code (24.3): every one it meets in the API is exported.
 const KERNEL_TYPES = [
-  'AfterToolCallEvent', 'AfterToolCallObserver', 'AgentConfig', 'AnthropicTool', 'ApprovalDecision', 'ApprovalRequest',
+  'AfterToolCallEvent', 'AfterToolCallObserver', 'AgentConfig', 'AuditKind', 'AuditRecord', 'AuditTrailView', 'AnthropicTool', 'ApprovalDecision', 'ApprovalRequest',
   'ApprovalResolution', 'ApprovalSurface', 'ApprovalSurfaceRequest', 'ArmedApproval', 'BeforeToolCallEvent', 'BeforeToolCallResult', 'CallCode',
   'CallError', 'CallOutcome', 'CallPathErrorCode', 'CallResult', 'CallsBlocked', 'ConfigErrorCode', 'ConfigIssue', 'DeniedReason',
   'DiagnosticsEmitter', 'DiagnosticsEvent', 'DiagnosticsEventMap', 'DiagnosticsEventType', 'DiagnosticsListener', 'ExecuteOptions',
@@ -44,7 +44,7 @@ const KERNEL_TYPES = [
   'PluginAvailability', 'PluginHost', 'PluginLifecycleState', 'PluginStatus', 'PolicyEngine', 'PolicyLayerId', 'PolicyLintOptions',
   'PolicyRemoval', 'PolicyResult', 'PolicyStep', 'ProviderToolErrorCode', 'ProviderToolInput', 'RestartPolicy', 'RunContext', 'RunSender',
   'RunToolExplanation', 'RunTrigger', 'SandboxAdmin', 'SandboxAdminOperation', 'SandboxAdminRequest', 'SandboxAdminResult', 'SandboxCheckStep', 'SandboxConfig', 'SandboxListing', 'SandboxMode', 'SystemTool', 'SystemToolOptions', 'ToolContent', 'ToolDescriptor', 'ToolExecuteContext',
-  'ToolExecutionBlockedEvent', 'ToolExecutionCompletedEvent', 'ToolExecutionErrorEvent', 'ToolExecutionEventBase',
+  'ToolApprovalRequestedEvent', 'ToolApprovalResolvedEvent', 'ToolExecutionBlockedEvent', 'ToolExecutionCompletedEvent', 'ToolExecutionErrorEvent', 'ToolExecutionEventBase',
   'ToolExecutionRejectedEvent', 'ToolExecutionStartedEvent', 'ToolExplanation', 'ToolGate', 'ToolGateOptions', 'ToolLoopDetectedEvent',
   'ToolLoopDetectionConfig', 'ToolLoopDetector', 'ToolResult', 'ToolSet', 'ToolsChangedEvent', 'TrustedPolicyDecision',
   'TrustedToolPolicy', 'UnavailableToolExplanation', 'VetoCode',
