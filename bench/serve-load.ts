@@ -15,14 +15,16 @@ import type { BenchRow } from './lib/report.js';
 import { runServeLoad, type ServeLoadOptions, type ServeLoadReport } from './lib/serve-load.js';
 
 const mb = (n: number) => `${n.toFixed(1)} MB`;
+const opt = (n: number | undefined) => (n === undefined ? 'n/a (no full GC yet)' : mb(n));
 
 /** The promises of the front, as one list of what broke (empty when all held). */
 export function brokenPromises(r: ServeLoadReport): string[] {
   const broken: string[] = [];
-  if (r.unanswered.count > 0) broken.push(`${r.unanswered.count} calls unanswered (${r.unanswered.sample})`);
+  if (r.unanswered.lost > 0) broken.push(`${r.unanswered.lost} calls ran but their answer was lost (${r.unanswered.sample})`);
   if (r.answered !== r.calls - r.unanswered.count || r.wrong.length > 0) broken.push(`wrong answers: ${r.wrong.join('; ')}`);
   if (r.duplicates > 0) broken.push(`${r.duplicates} answers delivered twice`);
-  if (r.server.ran !== r.calls || r.server.repeated.length > 0) broken.push(`the plugin ran ${r.server.ran} calls for ${r.calls} sent (repeated: ${r.server.repeated.join(', ') || 'none'})`);
+  const delivered = r.calls - r.unanswered.notDelivered;
+  if (r.server.ran !== delivered || r.server.repeated.length > 0) broken.push(`the plugin ran ${r.server.ran} calls for ${delivered} delivered (repeated: ${r.server.repeated.join(', ') || 'none'})`);
   if (r.server.expired !== r.abandoned || r.server.live !== 0) broken.push(`${r.abandoned} sessions abandoned, ${r.server.expired} expired, ${r.server.live} still live`);
   if (r.leftovers.length > 0) broken.push(`processes left: ${r.leftovers.join('; ')}`);
   return broken;
@@ -31,8 +33,9 @@ export function brokenPromises(r: ServeLoadReport): string[] {
 export function describeLoad(r: ServeLoadReport, sessions: number): string[] {
   return [
     `${sessions} sessions: ${r.calls} calls, ${r.callsPerSecond} calls/s; latency p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms`,
-    `answered once with their own tag ${r.answered}; unanswered ${r.unanswered.count}; delivered twice ${r.duplicates}; ran by the plugin ${r.server.ran} (repeated ${r.server.repeated.length})`,
+    `answered once with their own tag ${r.answered}; failed ${r.unanswered.count} (never reached the plugin ${r.unanswered.notDelivered}, ran but answer lost ${r.unanswered.lost}${r.unanswered.sample ? `; e.g. ${r.unanswered.sample}` : ''}); delivered twice ${r.duplicates}; ran by the plugin ${r.server.ran} (repeated ${r.server.repeated.length}); session starts retried ${r.connectRetries}`,
     `streams cut mid-call ${r.streamsCut} (resumed); sessions opened ${r.server.opened}, closed by their client ${r.server.closed}, abandoned ${r.abandoned}, expired ${r.server.expired}, live at the end ${r.server.live}`,
+    `serve heap after full GC: ${mb(r.heapMb.start)} before the first session, ${opt(r.heapMb.warm)} at the warm-up mark, ${opt(r.heapMb.end)} at the end of the calls, ${mb(r.heapMb.afterExpiry)} once every session had gone`,
     `serve rss: ${mb(r.rssMb.warm)} warm → ${mb(r.rssMb.end)} at the end of the calls → ${mb(r.rssMb.afterExpiry)} once every session had gone; exit ${r.exitCode}; processes left ${r.leftovers.length}`,
   ];
 }
@@ -66,8 +69,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     sessions,
     durationMs,
     idleTimeoutS: flag('idle-timeout-s') ?? 10,
+    measureHeap: true,
     sampleEveryMs: (flag('sample-every-s') ?? 30) * 1000,
-    onSample: (s) => process.stderr.write(`  ${Math.round(s.atMs / 1000)} s: ${s.calls} calls, ${s.sessions} sessions live, serve rss ${mb(s.rssMb)}\n`),
+    onSample: (s) => process.stderr.write(`  ${Math.round(s.atMs / 1000)} s: ${s.calls} calls, ${s.sessions} sessions live, serve heap after its last full GC ${opt(s.heapMb)}, rss ${mb(s.rssMb)}\n`),
   });
   process.stdout.write(describeLoad(r, sessions).join('\n') + '\n');
   if (args.includes('--json')) process.stdout.write(JSON.stringify(r, null, 2) + '\n');

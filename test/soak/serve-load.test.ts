@@ -15,7 +15,7 @@ describe('load on pincer serve --http', () => {
 
     expect(report.calls).toBeGreaterThan(20);
     expect(report.wrong).toEqual([]);
-    expect(report.unanswered).toEqual({ count: 0 });
+    expect(report.unanswered).toEqual({ count: 0, notDelivered: 0, lost: 0 });
     expect(report.answered).toBe(report.calls);
     expect(report.duplicates).toBe(0);
     expect(report.streamsCut).toBeGreaterThan(0); // resumed with Last-Event-ID, answered once anyway
