@@ -29,9 +29,9 @@ const oddParams = fc.oneof(
 );
 
 /** Frames (one, or a message split in two) the receiver must survive without losing its other peers or its connection's later answers. */
-export function survivableFrames(side: 'kernel' | 'plugin', options: { callId?: boolean } = {}): fc.Arbitrary<Frame[]> {
-  const known = methodsSentBy(side);
-  const method = fc.oneof(fc.constantFrom(...known), fc.string({ maxLength: 24 }), fc.constantFrom('$/unknown', 'rpc.secret', '__proto__', 'constructor', 'toString'));
+export function survivableFrames(side: 'kernel' | 'plugin', options: { callId?: boolean; exclude?: readonly string[] } = {}): fc.Arbitrary<Frame[]> {
+  const known = methodsSentBy(side).filter((m) => !options.exclude?.includes(m));
+  const method = fc.oneof(fc.constantFrom(...known), fc.string({ maxLength: 24 }).filter((m) => !options.exclude?.includes(m)), fc.constantFrom('$/unknown', 'rpc.secret', '__proto__', 'constructor', 'toString'));
   const request = fc.record({ id: oddId, method, params: oddParams }).map(({ id, method, params }) => line({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }));
   const notification = fc.record({ method, params: oddParams }).map(({ method, params }) => line({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) }));
   const oddError = fc.oneof(fc.record({ code: fc.integer(), message: fc.string() }), fc.record({ code: fc.string(), message: fc.integer() }), fc.jsonValue({ maxDepth: 2 }));
