@@ -1,5 +1,6 @@
 import { CancellationTokenSource, type MessageConnection, type RequestType } from 'vscode-jsonrpc/node';
 import { ToolProgress, type ToolProgressValue } from '../../protocol/index.js';
+import { isChannelClosed } from './channel-state.js';
 import { KernelError, toKernelError } from './errors.js';
 
 /** Per-call options; defaults come from the plugin's timeouts config. */
@@ -57,6 +58,10 @@ export function requestWithDeadline<P extends object, R>(
     const { signal } = options;
     const started = Date.now();
     const source = new CancellationTokenSource();
+    // $/cancelRequest over a closed channel throws inside the library (which logs it to the console).
+    const cancel = (): void => {
+      if (!isChannelClosed(conn)) source.cancel();
+    };
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
     let progressSub: { dispose(): void } | undefined;
@@ -73,7 +78,7 @@ export function requestWithDeadline<P extends object, R>(
     /** The error the call ends with once the plugin confirmed it stopped (or the grace ran out). */
     let stopping: KernelError | undefined;
     const stopThen = (error: KernelError): void => {
-      source.cancel(); // sends $/cancelRequest
+      cancel(); // sends $/cancelRequest
       if (!options.cancelGraceMs) return fail(error);
       stopping = error;
       clearTimeout(timer);
@@ -81,7 +86,7 @@ export function requestWithDeadline<P extends object, R>(
     };
     // A plugin that let its deadline pass gets no grace: it already proved it does not answer.
     const onTimeout = (): void => {
-      source.cancel();
+      cancel();
       const waited = Date.now() - started;
       fail(new KernelError('PLUGIN_TIMEOUT', `${ctx.what} on plugin "${ctx.pluginId}" did not answer within ${waited} ms (deadline ${options.timeoutMs} ms, cap ${options.maxTotalMs} ms)`, { pluginId: ctx.pluginId }));
     };

@@ -19,6 +19,7 @@ import {
   type ProtocolErrorData,
   type WorkspaceOperation,
 } from '../../protocol/index.js';
+import { watchChannel } from './channel-state.js';
 import { registerHostServices, type HostServices } from './host-services.js';
 import type { PluginLogSink } from './plugin-log.js';
 import { RequestLimit } from './request-limit.js';
@@ -68,6 +69,7 @@ const busy = (pluginId: string): ResponseError<ProtocolErrorData> =>
 /** The kernel's side of one plugin connection: host services and notifications wired in. */
 export function openPluginConnection(transport: MessageTransport, hooks: ConnectionHooks): MessageConnection {
   const conn = createMessageConnection(transport.reader, transport.writer, silent);
+  watchChannel(conn);
   const pending = new Set<AbortController>(); // workspace requests being served, aborted on close
   const limit = new RequestLimit();
   conn.onNotification(Log.type, (raw) => {

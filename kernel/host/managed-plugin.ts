@@ -162,7 +162,8 @@ export class ManagedPlugin {
   private afterFailedRequest(gen: number, conn: MessageConnection, error: unknown, what: string): void {
     if (!isKernelError(error) || gen !== this.generation || this.state !== 'ready') return;
     if (error.code === 'PLUGIN_CRASHED') this.fatal(gen, error);
-    else if (error.code === 'PLUGIN_TIMEOUT') void this.probe(gen, conn, what);
+    // Fire and forget, so nothing it throws may become an unhandled rejection of the kernel.
+    else if (error.code === 'PLUGIN_TIMEOUT') this.probe(gen, conn, what).catch((cause: Error) => this.log.kernel('error', `liveness probe failed: ${cause.message}`));
   }
 
   private async probe(gen: number, conn: MessageConnection, what: string): Promise<void> {
@@ -170,7 +171,8 @@ export class ManagedPlugin {
     this.probing = true;
     try {
       const { pingMs } = this.config.timeouts;
-      if ((await ping(conn, pingMs)) === 'answered' || gen !== this.generation || this.state !== 'ready') return;
+      // Answered: only slow. Closed: the channel's close (or the exit) is the verdict, not silence.
+      if ((await ping(conn, pingMs)) !== 'silent' || gen !== this.generation || this.state !== 'ready') return;
       const message = `plugin "${this.id}" did not answer a liveness ping within ${pingMs} ms after ${what} missed its deadline; restarting it`;
       this.fatal(gen, new KernelError('PLUGIN_UNRESPONSIVE', message, { pluginId: this.id }));
     } finally {
