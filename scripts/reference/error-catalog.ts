@@ -21,6 +21,7 @@ import type { FsToolErrorCode } from '../../plugins/fs/src/tools/results.js';
 import type { LoginRequiredError } from '../../plugins/mcp-bridge/src/auth/file-provider.js';
 import type { ServerUnavailableError } from '../../plugins/mcp-bridge/src/servers/errors.js';
 import type { ServerConfigError } from '../../plugins/mcp-bridge/src/servers/transport.js';
+import type { InvalidMessageError } from '../../protocol/transport/errors.js';
 
 export interface CatalogEntry {
   cause: string;
@@ -166,6 +167,11 @@ export const PROTOCOL_ERRORS: Catalog<ProtocolErrorCodeName> = {
   ToolNotFound: e('The named tool is not contributed by this plugin.', 'Call a tool the plugin declared.'),
   RequestCancelled: e('The sender cancelled the request with `$/cancelRequest`.', 'Nothing.'),
   TurnRefused: e('The kernel refused a `turns/*`, `run/*` or `sessions/*` request of a plugin (`data.reason` says why: a spawn past the depth limit, a foreign call token, a turn kind the plugin is not designated for, a cross-agent send the config does not open).', 'Designate the plugin for the turn kind, or change the config that refused it (docs/automations.md).'),
+};
+
+/** What either side's ndjson reader drops without failing the channel (`InvalidMessageError.code`). */
+export const TRANSPORT_ERRORS: Catalog<InvalidMessageError['code']> = {
+  INVALID_MESSAGE: e("A peer (a plugin, or the kernel as a plugin sees it) sent a JSON-RPC message the reader could not dispatch (a `$/cancelRequest` without an id, say); it is dropped, logged with the peer's name and a preview, and the stream goes on.", 'Fix the plugin: every message must have the shape `docs/protocol.md` gives for its method.'),
 };
 
 /** `SandboxError.code` beyond the workspace codes: a sandbox backend itself failing. */

@@ -3,7 +3,7 @@ import { CLI_EXIT_CODES } from '../../cli/errors.js';
 import { ProtocolErrorCodes } from '../../protocol/index.js';
 import {
   CALL_CODES, CALL_OUTCOMES, CLI_ERRORS, CONFIG_ERRORS, FAMILY_TOOL_ERRORS, FS_TOOL_ERRORS, KERNEL_ERRORS, KERNEL_USAGE_ERRORS, MCP_BRIDGE_ERRORS, NODE_ERRORS, POLICY_INPUT_ERRORS,
-  PROTOCOL_ERRORS, PROVIDER_TOOL_ERRORS, RUN_ERRORS, SANDBOX_ERRORS, SCHEDULE_ERRORS, SKILL_COMMAND_ERRORS, STORE_ERRORS, TOOL_REJECTIONS, TURN_REFUSALS,
+  PROTOCOL_ERRORS, PROVIDER_TOOL_ERRORS, RUN_ERRORS, SANDBOX_ERRORS, SCHEDULE_ERRORS, SKILL_COMMAND_ERRORS, STORE_ERRORS, TOOL_REJECTIONS, TRANSPORT_ERRORS, TURN_REFUSALS,
   WORKSPACE_ERRORS, type CatalogEntry,
 } from './error-catalog.js';
 
@@ -39,6 +39,7 @@ const SECTIONS: Section[] = [
   { title: 'Sandbox backend errors', intro: "`SandboxError.code` beyond the workspace codes: a backend failing as a whole (`pincer sandbox check`, `pincer doctor`).", entries: SANDBOX_ERRORS },
   { title: 'Node errors', intro: "`data.detail.node` of a node plugin's `ToolFailed` answer to `node/invoke`, and the `nodes` tool's error `code`.", entries: NODE_ERRORS },
   { title: 'Wire errors', intro: 'JSON-RPC error codes on the plugin channel; Pincer reserves -32050 … -32000.', entries: PROTOCOL_ERRORS, extra: { header: 'number', value: (code) => String(ProtocolErrorCodes[code as keyof typeof ProtocolErrorCodes]) } },
+  { title: 'Dropped messages', intro: "A message the channel's reader could not dispatch: dropped and logged, the channel goes on.", entries: TRANSPORT_ERRORS },
   { title: 'Policy input errors', intro: "`PolicyInputError.code`, thrown by the SDK's policy primitives on malformed input.", entries: POLICY_INPUT_ERRORS },
   { title: 'CLI errors', intro: 'The `code` of `pincer ... --json` error output, and the exit status it ends with.', entries: CLI_ERRORS, extra: { header: 'exit', value: (code) => String(CLI_EXIT_CODES[code as keyof typeof CLI_EXIT_CODES]) } },
 ];
