@@ -1,5 +1,6 @@
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { Shutdown } from '../../protocol/index.js';
+import { isChannelClosed } from './channel-state.js';
 import type { PluginTimeouts } from './config.js';
 import { killGroup, unregisterProcessGroup } from './exit-hook.js';
 import type { SpawnedPlugin } from './spawn.js';
@@ -18,6 +19,15 @@ const within = <T>(p: Promise<T>, ms: number): Promise<T | 'timeout'> =>
     });
   });
 
+/** `$/shutdown`, with a synchronous throw of the library (a connection closing meanwhile) as a rejection. */
+function sendShutdown(conn: MessageConnection): Promise<unknown> {
+  try {
+    return conn.sendRequest(Shutdown.type, { reason: 'kernel stopping' });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /**
  * Escalating shutdown: `$/shutdown` → close the pipe → grace → SIGTERM the group → grace →
  * SIGKILL the group. Finally SIGKILLs the group even after a clean exit, so that grandchildren
@@ -30,7 +40,9 @@ export async function terminatePlugin(
 ): Promise<TerminationStep> {
   const exited = proc.exited.then(() => 'exited' as const);
   let step: TerminationStep = 'shutdown';
-  if (conn) await within(conn.sendRequest(Shutdown.type, { reason: 'kernel stopping' }), timeouts.shutdownGraceMs);
+  // A closed channel takes no $/shutdown (the library throws at once): straight to the signals.
+  if (conn && isChannelClosed(conn)) conn = undefined;
+  if (conn) await within(sendShutdown(conn), timeouts.shutdownGraceMs);
   proc.rpcOut.end();
   if ((proc.rpcIn as unknown) !== proc.rpcOut) proc.child.stdin?.end(); // fd3: stdin close is a second "go away" signal
   if ((await within(exited, conn ? timeouts.shutdownGraceMs : 0)) === 'timeout') {

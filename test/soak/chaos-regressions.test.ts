@@ -3,12 +3,14 @@
  * missed its deadline killed the kernel. The deadline sent $/cancelRequest over the closed
  * channel (vscode-jsonrpc threw, and logged it to the console), then the liveness probe's
  * $/ping threw synchronously out of a fire-and-forget promise: an unhandled rejection, which
- * ends a Node process. Now a send on a closed channel is never attempted, and the close decides.
+ * ends a Node process. And kernel.stop() in the same window rejected (its $/shutdown threw) and
+ * left the process running. Now a send on a closed channel is never attempted, and the close decides.
  */
 import { PassThrough } from 'node:stream';
 import { createMessageConnection, RequestType } from 'vscode-jsonrpc/node';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HANGS_UP } from '../../bench/lib/chaos.js';
+import { processesWith } from '../../bench/lib/process-table.js';
 import { InflightCalls, requestWithDeadline } from '../../kernel/host/call.js';
 import { watchChannel } from '../../kernel/host/channel-state.js';
 import { ping } from '../../kernel/host/liveness.js';
@@ -81,5 +83,19 @@ describe('a call whose plugin hangs up as its deadline passes', () => {
     } finally {
       await kernel.stop();
     }
+  });
+
+  it('stops a kernel whose plugin just hung up (before its close was judged), leaving no process', async () => {
+    const cwd = tempDir('pincer-chaos-regression-stop-');
+    const marker = `pincer-hangup-stop-${process.pid}`;
+    const kernel = createKernel(
+      { plugins: [{ id: 'hangs', module: HANGS_UP, args: [marker], timeouts: { shutdownGraceMs: 300, killGraceMs: 300 } }], agents: { list: [{ id: 'main', default: true, workspace: cwd }] } },
+      { logger: () => undefined, cwd },
+    );
+    await kernel.start();
+    process.kill(kernel.plugins()[0]!.pid!, 'SIGUSR2');
+    await sleep(100); // the channel is closed; the kernel gives the process 500 ms to exit
+    await expect(kernel.stop()).resolves.toBeUndefined();
+    expect(processesWith(marker)).toEqual([]);
   });
 });
