@@ -123,7 +123,8 @@ describe.skipIf(!HAS_SSH)('ssh backend: file-operation contract (real sshd)', ()
     const settings = { ssh: sshSettings(), workspaceAccess: 'rw', allowHardLinks: true };
     // The session's copy is shared in this process: holding it too names its tree (this sshd runs on this machine).
     await checkPluginPlumbing(backend, settings, async (hostDir) => {
-      const held = await acquireCopy({ settings: SshSettingsSchema.parse(settings.ssh), hostDir, access: 'rw', agentId: 'main' });
+      // The copy is keyed by allowHardLinks too (a copy uploaded without hard-linked files is another copy).
+      const held = await acquireCopy({ settings: SshSettingsSchema.parse(settings.ssh), hostDir, access: 'rw', agentId: 'main', allowHardLinks: settings.allowHardLinks });
       await held.release();
       return held.copy.treeDir;
     });
