@@ -1,6 +1,6 @@
 /**
  * The short chaos run (the 10-minute soak is `node dist/bench/chaos-soak.js`, docs/confinement.md):
- * a real kernel over four real plugin processes, 50 callers for about three seconds while plugins
+ * a real kernel over four real plugin processes, 50 callers for about two seconds while plugins
  * are SIGKILLed, SIGSTOPped (some past the 1 s call deadline and the 0.5 s ping) and hung up, three
  * of each at least. And what the crash budget does to the calls of a plugin that exhausts it.
  */
@@ -15,7 +15,7 @@ process.env.PINCER_STATE_DIR = tempDir('pincer-chaos-state-'); // plugin data di
 
 describe('chaos: plugins killed, stopped and hung up under concurrent calls', () => {
   it('settles every call with its own answer or a crash code, and leaves no process behind', async () => {
-    const report = await runChaos({ concurrency: 50, durationMs: 3_000, faultEveryMs: 300, faultsPerKind: 3, stopMs: [200, 1_800], callMs: 1_000, pingMs: 500, callDelayMs: [0, 200], hangMs: 10_000, stopOneAtEnd: true });
+    const report = await runChaos({ concurrency: 50, durationMs: 2_000, faultEveryMs: 200, faultsPerKind: 3, stopMs: [200, 1_500], callMs: 1_000, pingMs: 500, callDelayMs: [0, 200], hangMs: 10_000, stopOneAtEnd: true });
 
     expect(report.calls).toBeGreaterThan(200);
     expect(report.faults.SIGKILL).toBeGreaterThanOrEqual(3);
