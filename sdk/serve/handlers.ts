@@ -58,7 +58,9 @@ export function registerToolHandlers(conn: MessageConnection, state: PluginState
   conn.onRequest(ToolInvoke.type, async (raw, token) => {
     if (!state.ready) return notReady();
     const { signal, dispose } = signalFor(token, state.shutdown.signal);
-    const outcome = await guarded(signal, (raw as { name?: string }).name, async () => {
+    // Params are the kernel's to get right, not ours to trust: null params are InvalidParams, not a TypeError.
+    const named = (raw as { name?: unknown } | null | undefined)?.name;
+    const outcome = await guarded(signal, typeof named === 'string' ? named : undefined, async () => {
       const params = ToolInvokeParams.parse(raw);
       const tool = state.tools.get(params.name);
       if (!tool) throw new ResponseError(ProtocolErrorCodes.ToolNotFound, `no tool named "${params.name}" in this plugin`, { tool: params.name });
@@ -129,9 +131,10 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
     dispose();
     return out;
   });
-  conn.onRequest(SandboxRelease.type, async ({ session }, token) => {
+  conn.onRequest(SandboxRelease.type, async (raw, token) => {
     const { ctx, dispose } = ctxFor(token);
     const out = await guarded(ctx.signal, undefined, async () => {
+      const { session } = SandboxRelease.params.parse(raw);
       await sessions.get(session)?.release?.(session, ctx);
       sessions.delete(session);
       return null;

@@ -61,6 +61,16 @@ describe('a hostile kernel against an SDK plugin', () => {
     );
   }, 120_000);
 
+  it('answers params of the wrong shape, null included, with InvalidParams and unknown methods with MethodNotFound', async () => {
+    kernel ??= await ready();
+    for (const [method, params] of [['tool/invoke', null], ['tool/invoke', { name: 5 }], ['tool/invoke', 'text'], ['sandbox/release', null], ['hook/beforeToolCall', { x: 1 }]] as const) {
+      const answer = (await kernel.request(method, params)) as Answer;
+      expect(answer !== 'no answer' && answer.error?.code, `${method} ${JSON.stringify(params)}`).toBe(-32602);
+    }
+    const unknown = (await kernel.request('nope/x', {})) as Answer;
+    expect(unknown !== 'no answer' && unknown.error?.code).toBe(-32601);
+  });
+
   it('drops a message over the size cap and a line of 9 MiB of garbage, and serves on', async () => {
     kernel ??= await ready();
     const big = 8 * 1024 * 1024 + 1;
