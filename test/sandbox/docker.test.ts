@@ -14,7 +14,7 @@ import type { SandboxShellBackend, SpawnRequest } from '../../sdk/sandbox/shell/
 import { makeWorkspace } from './fixtures.js';
 import { removeDeployment, testDeployment } from './deployment.js';
 import { HAS_DOCKER, TEST_IMAGE, tempDir } from './services.js';
-import { workspaceAttackTests, type OpenedForTest } from './workspace-contract.js';
+import { workspaceAttackTests, workspaceOutputOrderTests, type OpenedForTest } from './workspace-contract.js';
 
 /** This run's own deployment: names and the ownership label of our containers are ours alone. */
 const DEPLOYMENT = testDeployment('t');
@@ -35,6 +35,7 @@ describe.skipIf(!HAS_DOCKER)('docker sandbox backend (real engine)', () => {
   afterAll(() => removeDeployment(DEPLOYMENT));
 
   describe('attacks', () => workspaceAttackTests(() => opened, 400));
+  describe('output order', () => workspaceOutputOrderTests(() => opened));
 
   it('creates the container with the hardened defaults and labels', async () => {
     const info = await opened.ws.handle.container.inspect();

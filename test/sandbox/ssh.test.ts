@@ -6,7 +6,7 @@ import { fingerprintOf } from '../../plugins/sandbox-ssh/src/host-key.js';
 import { SshWorkspace } from '../../plugins/sandbox-ssh/src/ssh-workspace.js';
 import { makeWorkspace } from './fixtures.js';
 import { HAS_SSH, SSH_HOST_PUB, sshSettings, tempDir } from './services.js';
-import { workspaceAttackTests, type OpenedForTest } from './workspace-contract.js';
+import { workspaceAttackTests, workspaceOutputOrderTests, type OpenedForTest } from './workspace-contract.js';
 
 let seq = 0;
 const session = () => `ssh-test:${process.pid}:${++seq}`;
@@ -20,6 +20,7 @@ describe.skipIf(!HAS_SSH)('ssh sandbox backend (real sshd)', () => {
   afterAll(async () => { await opened?.ws.close(); });
 
   describe('attacks', () => workspaceAttackTests(() => opened, 500));
+  describe('output order', () => workspaceOutputOrderTests(() => opened));
 
   it('never silently accepts an unknown host key', async () => {
     const empty = join(tempDir('kh'), 'known_hosts');

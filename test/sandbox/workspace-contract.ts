@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import type { WorkspaceService } from '../../protocol/v1/workspace-types.js';
+import type { ExecOutputSegment, WorkspaceService } from '../../protocol/v1/workspace-types.js';
 import type { SandboxError } from '../../sdk/sandbox/errors.js';
 
 export interface OpenedForTest {
@@ -118,4 +118,49 @@ export function workspaceAttackTests(get: () => OpenedForTest, base: number): vo
     expect(names).toEqual(['file.txt']);
     expect(existsSync(get().hostDir)).toBe(true);
   });
+}
+
+/**
+ * Commands whose stdout and stderr interleave, each output as the local backend gives it, byte
+ * for byte (output-order.test.ts checks that reference). The pauses make the arrival order
+ * certain: across two pipes, writes a few microseconds apart may arrive either way round.
+ */
+export const INTERLEAVED: ReadonlyArray<{ name: string; command: string; output: ExecOutputSegment[]; strayProcessesKilled?: true }> = [
+  {
+    name: 'a stderr line between two stdout lines',
+    command: 'echo first; sleep 0.2; echo warn >&2; sleep 0.2; echo second',
+    output: [{ stream: 'stdout', text: 'first\n' }, { stream: 'stderr', text: 'warn\n' }, { stream: 'stdout', text: 'second\n' }],
+  },
+  {
+    name: 'stderr ending in the first byte of the stray marker, then stdout, then a stray killed',
+    command: 'sleep 30 & echo first; sleep 0.2; printf "warn_" >&2; sleep 0.2; echo second',
+    output: [{ stream: 'stdout', text: 'first\n' }, { stream: 'stderr', text: 'warn_' }, { stream: 'stdout', text: 'second\n' }],
+    strayProcessesKilled: true,
+  },
+];
+
+/** Adjacent pieces of one stream as one segment, as a result's `output` has them. */
+export function mergeSegments(pieces: readonly ExecOutputSegment[]): ExecOutputSegment[] {
+  const out: ExecOutputSegment[] = [];
+  for (const p of pieces) {
+    const last = out.at(-1);
+    if (last && last.stream === p.stream && last.stream !== 'omitted' && p.stream !== 'omitted') last.text += p.text;
+    else out.push({ ...p });
+  }
+  return out;
+}
+
+/** The output order every workspace keeps, in the result and in what a listener hears while it runs. */
+export function workspaceOutputOrderTests(get: () => OpenedForTest): void {
+  for (const c of INTERLEAVED) {
+    it(`keeps the order of ${c.name}, in the result and in the live output, as the local backend does`, async () => {
+      const heard: ExecOutputSegment[] = [];
+      const r = await get().ws.exec(c.command, {}, undefined, (pieces) => heard.push(...pieces));
+      expect(r.output).toEqual(c.output);
+      const text = (stream: string) => c.output.map((s) => (s.stream === stream && 'text' in s ? s.text : '')).join('');
+      expect([r.stdout, r.stderr]).toEqual([text('stdout'), text('stderr')]);
+      expect(r.strayProcessesKilled === true).toBe(c.strayProcessesKilled === true);
+      expect(mergeSegments(heard)).toEqual(c.output);
+    });
+  }
 }

@@ -60,7 +60,7 @@ for (const [name, holder, enabled] of [['docker', docker, HAS_DOCKER], ['ssh', s
     });
 
     it('keeps the start and the end of a flood, in arrival order', async () => {
-      const r = await ws().exec('echo FIRST; head -c 2000000 /dev/zero | tr "\\0" x; echo; echo LAST >&2', { maxOutputBytes: 64 * 1024 });
+      const r = await ws().exec('echo FIRST; head -c 2000000 /dev/zero | tr "\\0" x; echo; sleep 0.2; echo LAST >&2', { maxOutputBytes: 64 * 1024 });
       expect(r.truncated).toBe(true);
       expect(r.output?.[0]).toMatchObject({ stream: 'stdout', text: expect.stringMatching(/^FIRST\n/) });
       expect(r.output?.some((s) => s.stream === 'omitted')).toBe(true);

@@ -1,4 +1,4 @@
-import { PassThrough, type Duplex } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
 import type { SandboxShellBackend, SpawnRequest, SpawnedCommand } from '../../../sdk/sandbox/shell/types.js';
 import { demuxDockerStream } from './demux.js';
@@ -31,9 +31,7 @@ export class DockerShell implements SandboxShellBackend {
     } catch (error) {
       throw toSandboxError(error, `exec in ${this.label}`);
     }
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    demuxDockerStream(stream, stdout, stderr);
+    const { stdout, stderr } = demuxDockerStream(stream);
     const ended = new Promise<void>((resolve) => {
       stream.once('end', resolve);
       stream.once('close', resolve);

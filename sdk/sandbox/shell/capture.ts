@@ -5,8 +5,17 @@ export const PID_MARKER = '__PINCER_PID__';
 const PID_RE = /__PINCER_PID__(\d+)\n/;
 /** ...and, last thing, that the command's group still had live processes, which it killed. */
 export const STRAY_MARKER = '__PINCER_STRAY__\n';
+const STRAY_BYTES = Buffer.from(STRAY_MARKER, 'latin1');
 /** Stop scanning for the pid marker after this much stderr (it is printed before the command runs). */
 const MARKER_SCAN_LIMIT = 64 * 1024;
+
+/** How many of the last bytes of `bytes` could be the stray marker or its start (0 when none can). */
+export function strayMarkerStart(bytes: Buffer): number {
+  for (let k = Math.min(bytes.length, STRAY_BYTES.length); k > 0; k -= 1) {
+    if (bytes.subarray(bytes.length - k).equals(STRAY_BYTES.subarray(0, k))) return k;
+  }
+  return 0;
+}
 
 type Stream = 'stdout' | 'stderr';
 
@@ -26,7 +35,10 @@ export class OutputCapture {
   private truncated = false;
   /** stderr before the pid marker was found. */
   private pending: Buffer | undefined;
-  /** The last stderr bytes, held back in case they are the stray marker. */
+  /**
+   * The end of stderr when it could be the stray marker or its start, held back until the
+   * next bytes tell; empty otherwise (a line-ended stderr never is: the marker starts with `_`).
+   */
   private held = Buffer.alloc(0);
 
   constructor(private readonly cap: number, private readonly markers: boolean, private readonly transcript?: OutputTranscript) {
@@ -34,7 +46,16 @@ export class OutputCapture {
   }
 
   push(stream: Stream, chunk: Buffer): void {
-    if (stream === 'stdout' || !this.markers) return this.keep(stream, chunk);
+    if (!this.markers) return this.keep(stream, chunk);
+    if (stream === 'stdout') {
+      // stdout after a piece of the marker shows the piece was the command's: the wrapper prints
+      // the marker in one write, once the command's group is dead (after all its stdout), and the
+      // transports deliver one write whole (a docker frame) or as consecutive pieces (ssh packets,
+      // split only by the channel window). A whole marker stays held: stdout after it comes from a
+      // process that left the group, or the command printed the marker's text itself.
+      if (this.held.length > 0 && this.held.length < STRAY_BYTES.length) this.release();
+      return this.keep('stdout', chunk);
+    }
     if (this.pending) {
       this.pending = Buffer.concat([this.pending, chunk]);
       const m = PID_RE.exec(this.pending.toString('latin1'));
@@ -48,10 +69,17 @@ export class OutputCapture {
       }
       this.pending = undefined;
     }
-    const all = Buffer.concat([this.held, chunk]);
-    const keepBack = Math.min(all.length, STRAY_MARKER.length);
-    this.held = all.subarray(all.length - keepBack);
+    const all = this.held.length > 0 ? Buffer.concat([this.held, chunk]) : chunk;
+    const keepBack = strayMarkerStart(all);
+    // A copy: a few bytes held must not pin a large chunk in memory.
+    this.held = Buffer.from(all.subarray(all.length - keepBack));
     this.keep('stderr', all.subarray(0, all.length - keepBack));
+  }
+
+  private release(): void {
+    const held = this.held;
+    this.held = Buffer.alloc(0);
+    this.keep('stderr', held);
   }
 
   private keep(stream: Stream, chunk: Buffer): void {
@@ -72,13 +100,11 @@ export class OutputCapture {
   finish(): void {
     if (this.pending) this.keep('stderr', this.pending);
     this.pending = undefined;
-    let rest = this.held;
-    if (rest.toString('latin1') === STRAY_MARKER) {
+    if (this.held.equals(STRAY_BYTES)) {
       this.strayProcessesKilled = true;
-      rest = Buffer.alloc(0);
+      this.held = Buffer.alloc(0);
     }
-    this.held = Buffer.alloc(0);
-    this.keep('stderr', rest);
+    this.release();
   }
 
   result(): { stdout: Buffer; stderr: Buffer; truncated: boolean } {
