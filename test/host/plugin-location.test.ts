@@ -1,6 +1,7 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildSync } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, defaultConfig, type Kernel } from '../../kernel/index.js';
 import { PluginConfigSchema } from '../../kernel/host/index.js';
@@ -64,10 +65,10 @@ describe('a plugin installed inside an agent’s workspace', () => {
     const workspace = tmp('victim-ws');
     const outside = tmp('outside');
     const marker = path.join(outside, 'pwned');
-    // A self-contained plugin (the raw fixture and its helper) copied into the workspace, started lazily.
+    // A self-contained plugin (the raw fixture bundled with its helper into one file) in the workspace, started lazily.
     const dir = path.join(workspace, 'plugins', 'notes');
     mkdirSync(dir, { recursive: true });
-    for (const file of ['writes-escape-sequences.js', '_raw.js']) copyFileSync(path.join(ROOT, 'dist/test/fixtures/plugins', file), path.join(dir, file));
+    buildSync({ entryPoints: [path.join(ROOT, 'test/fixtures/plugins/writes-escape-sequences.ts')], bundle: true, platform: 'node', format: 'esm', outfile: path.join(dir, 'writes-escape-sequences.js'), logLevel: 'error' });
     const manifest = { id: 'notes', version: '1.0.0', protocolVersion: 1, contributes: { tools: [{ name: 'fine', description: 'd', inputSchema: {}, family: 'raw' }] } };
     writeFileSync(path.join(dir, 'pincer-plugin.json'), JSON.stringify(manifest));
     const base = defaultConfig({ cwd: workspace });
