@@ -3,6 +3,13 @@
  * directories and the plugin's code read-only, its data directory read-write, what it declared,
  * a private /tmp, fresh /proc and /dev. The kernel's state directory (other plugins' data, the
  * audit log) is masked even when a declared path covers it.
+ *
+ * Mounts apply in order, each over what came before, so the order is the meaning: parents
+ * before children (a narrower grant wins over a wider one), and for the same path the later
+ * kind wins: system, then code, then what the plugin declared, in its order. The protected
+ * paths of a workspace come after all of them, read-only, wherever a read-write grant covers
+ * them: a plugin whose code root is the workspace (Pincer's own checkout as the workspace)
+ * gets the workspace read-write and still not `.git`, the config or its own `dist/`.
  */
 import path from 'node:path';
 import type { ConfinementGrants } from '../../protocol/v1/confinement.js';
@@ -16,9 +23,11 @@ export const SECCOMP_FD = 4;
 
 export interface SandboxLayout {
   grants: ConfinementGrants;
-  /** Declared paths with placeholders replaced. */
+  /** Declared paths with placeholders replaced, in declaration order. */
   paths: ReadonlyArray<{ path: string; access: 'ro' | 'rw' }>;
   codeRoots: readonly string[];
+  /** Host paths held read-only wherever a read-write grant covers them (the workspaces' protected paths). */
+  protectedPaths?: readonly string[];
   dataDir: string;
   stateDir: string;
   cwd: string;
@@ -28,31 +37,49 @@ export interface SandboxLayout {
   seccomp: boolean;
 }
 
+interface Mount {
+  path: string;
+  flag: '--ro-bind-try' | '--bind-try';
+}
+
 const depth = (p: string) => p.split('/').filter(Boolean).length;
 const within = (child: string, root: string) => child === root || child.startsWith(root === '/' ? '/' : `${root}/`);
+const FRESH = ['/tmp', '/proc', '/dev'];
+
+/** The mount that decides what `p` is once `mounts` (in mount order) are applied. */
+const coveringMount = (mounts: readonly Mount[], p: string) => mounts.filter((m) => within(p, m.path)).pop();
+
+/** Grants in mount order: by depth, and for one path only the last-declared kind. */
+function orderedMounts(layout: SandboxLayout): Mount[] {
+  const declared: Mount[] = [
+    ...SYSTEM_PATHS.map((p): Mount => ({ path: p, flag: '--ro-bind-try' })),
+    ...layout.codeRoots.map((p): Mount => ({ path: p, flag: '--ro-bind-try' })),
+    ...layout.paths.map((p): Mount => ({ path: p.path, flag: p.access === 'rw' ? '--bind-try' : '--ro-bind-try' })),
+  ];
+  const last = declared.filter((m, i) => !declared.slice(i + 1).some((later) => later.path === m.path));
+  // Stable: paths of one depth keep their order (they cannot overlap).
+  const sorted = [...last].sort((a, b) => depth(a.path) - depth(b.path));
+  // A mount inside one of the same kind adds nothing, and bubblewrap cannot create its mount
+  // point inside a read-only one (a declared `/` with /etc/localtime, a symlink, below it).
+  return sorted.filter((m, i) => {
+    const parent = coveringMount(sorted.slice(0, i), m.path);
+    const remounted = parent?.path === '/' && FRESH.some((fresh) => within(m.path, fresh));
+    return parent === undefined || parent.flag !== m.flag || remounted;
+  });
+}
 
 export function bwrapArgs(layout: SandboxLayout): string[] {
   const args = [...namespaceFlags()];
   if (layout.grants.network !== 'host') args.push('--unshare-net');
-  const mounts: Array<{ path: string; flag: string }> = [
-    ...SYSTEM_PATHS.map((p) => ({ path: p, flag: '--ro-bind-try' })),
-    ...layout.codeRoots.map((p) => ({ path: p, flag: '--ro-bind-try' })),
-    ...layout.paths.map((p) => ({ path: p.path, flag: p.access === 'rw' ? '--bind-try' : '--ro-bind-try' })),
-  ];
-  // Parents before children, so a narrower grant (rw workspace under a read-only /) wins; a
-  // declared `/` comes before the fresh /proc, /dev and private /tmp, everything else after.
-  mounts.sort((a, b) => depth(a.path) - depth(b.path));
-  // A mount inside one of the same kind adds nothing, and bubblewrap cannot create its mount
-  // point inside a read-only one (a declared `/` with /etc/localtime, a symlink, below it).
-  const redundant = (m: (typeof mounts)[number], i: number) => {
-    const parent = mounts.slice(0, i).filter((p) => p.path !== m.path && within(m.path, p.path)).pop();
-    const remounted = parent?.path === '/' && ['/tmp', '/proc', '/dev'].some((fresh) => within(m.path, fresh));
-    return parent !== undefined && parent.flag === m.flag && !remounted;
-  };
-  const kept = mounts.filter((m, i) => !redundant(m, i) && mounts.findIndex((o) => o.path === m.path) === i);
-  for (const m of kept.filter((m) => m.path === '/')) args.push(m.flag, m.path, m.path);
+  const mounts = orderedMounts(layout);
+  // A declared `/` comes before the fresh /proc, /dev and private /tmp, everything else after.
+  for (const m of mounts.filter((m) => m.path === '/')) args.push(m.flag, m.path, m.path);
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
-  for (const m of kept.filter((m) => m.path !== '/')) args.push(m.flag, m.path, m.path);
+  for (const m of mounts.filter((m) => m.path !== '/')) args.push(m.flag, m.path, m.path);
+  const held = [...new Set(layout.protectedPaths ?? [])]
+    .filter((p) => coveringMount(mounts, p)?.flag === '--bind-try')
+    .sort((a, b) => depth(a) - depth(b));
+  for (const p of held) args.push('--ro-bind-try', p, p);
   // Declared paths may cover the state directory; other plugins' data and the audit log stay hidden.
   const covers = (p: string) => mounts.some((m) => within(p, m.path));
   if (covers(layout.stateDir)) args.push('--tmpfs', layout.stateDir);

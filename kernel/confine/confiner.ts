@@ -4,7 +4,7 @@
  * operator's settings, or bubblewrap is unavailable and the fallback allows it), or refused.
  * bubblewrap's absence is said once, at the first plugin that needed it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConfinementGrants, PluginConfinement } from '../../protocol/v1/confinement.js';
@@ -17,7 +17,7 @@ import { pluginCodeRoots } from './code-roots.js';
 import { ConfinementConfigSchema, type ConfinementConfig, type ConfinementConfigInput } from './config.js';
 import { bundledPluginId, declarationManifest, readDeclaredConfinement } from './declaration.js';
 import { confinedEnv } from './env.js';
-import { expandPaths, resolveConfinement } from './grants.js';
+import { expandPaths, resolveConfinement, type PlaceholderValues } from './grants.js';
 import { startPluginProxy, type PluginProxy, type ProxyDenial } from './proxy.js';
 import { noSpawnFilter } from './seccomp.js';
 
@@ -39,6 +39,8 @@ export interface ConfinerOptions {
   /** Every agent workspace (`${workspace}`). */
   workspaces: readonly string[];
   skillRoots?: readonly string[];
+  /** A workspace's protected paths (workspace-relative): held read-only inside a plugin granted the workspace read-write. */
+  protectedPaths?: (workspaceDir: string) => readonly string[];
   /** Directories agents can write: a declaration read from there is refused like plugin code. */
   workspaceRoots: readonly string[];
   stateDir: string;
@@ -46,6 +48,22 @@ export interface ConfinerOptions {
   log: (level: 'warn' | 'error', message: string) => void;
   /** A plugin tried to reach a destination it did not declare. */
   onDenied?: (pluginId: string, what: string) => void;
+}
+
+/**
+ * A read-write directory a setting names is created when missing, as the plugin would create
+ * it: bubblewrap mounts only what exists, and inside the sandbox the plugin's mkdir would land
+ * in its private /tmp (or fail), never on the host where the operator looks.
+ */
+function createSettingDirectories(grants: ConfinementGrants, values: PlaceholderValues): void {
+  const named = grants.filesystem.filter((p) => p.access === 'rw' && p.path.startsWith('${settings.'));
+  for (const { path: dir } of expandPaths({ ...grants, filesystem: named }, values)) {
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch {
+      // Not ours to create (permissions, a file there): the plugin meets the error itself.
+    }
+  }
 }
 
 function describeGrants(g: ConfinementGrants): string {
@@ -87,6 +105,13 @@ export class Confiner {
       return { mode: 'unconfined', status: { mode: 'unconfined', detail: 'declares no confinement' } };
     }
     const resolved = resolveConfinement(declared, plugin.settings);
+    if (resolved.kind === 'unconfinable') {
+      // Stated, not hidden: requireDeclaration wants every third-party plugin confined.
+      if (this.config.requireDeclaration && !bundled) {
+        throw new KernelError('CONFINEMENT_REFUSED', `plugin "${plugin.id}" declares that it runs unconfined (${resolved.reason}) and confinement.requireDeclaration is set; set "dangerouslyUnconfined" on its entry to run it anyway`, { pluginId: plugin.id });
+      }
+      return { mode: 'unconfined', status: { mode: 'unconfined', detail: `unconfined by its declaration: ${resolved.reason}` } };
+    }
     if (resolved.kind === 'unconfined') {
       // The operator's settings chose this mode: shown in `pincer plugins`, logged at info only.
       return { mode: 'unconfined', status: { mode: 'unconfined', detail: `its declaration asks for the whole host when ${resolved.because}` } };
@@ -110,7 +135,10 @@ export class Confiner {
   }
 
   async #confine(plugin: PluginConfig, grants: ConfinementGrants, bwrap: string, dataDir: string, startDir: string): Promise<LaunchPlan> {
-    const paths = expandPaths(grants, { workspaces: this.options.workspaces, dataDir, skillRoots: this.options.skillRoots ?? [] });
+    const values = { workspaces: this.options.workspaces, dataDir, skillRoots: this.options.skillRoots ?? [], settings: plugin.settings, cwd: startDir };
+    const paths = expandPaths(grants, values);
+    createSettingDirectories(grants, values);
+    const protectedPaths = this.options.workspaces.flatMap((ws) => (this.options.protectedPaths?.(ws) ?? []).map((p) => path.join(ws, p)));
     const seccomp = grants.spawn ? undefined : noSpawnFilter();
     const proxied = grants.network === 'loopback' || typeof grants.network === 'object';
     const proxy = proxied
@@ -122,6 +150,7 @@ export class Confiner {
       grants,
       paths,
       codeRoots: pluginCodeRoots(plugin, startDir),
+      protectedPaths,
       dataDir,
       stateDir: this.options.stateDir,
       cwd: startDir,

@@ -10,12 +10,18 @@ export interface PlaceholderValues {
   workspaces: readonly string[];
   dataDir: string;
   skillRoots: readonly string[];
+  /** The plugin entry's settings (`${settings.a.b}`). */
+  settings?: Record<string, unknown>;
+  /** The plugin's working directory: a relative path in a setting is resolved against it, as the plugin does. */
+  cwd?: string;
 }
 
 export type ResolvedConfinement =
   | { kind: 'confined'; grants: ConfinementGrants }
   /** The declaration asks to run unconfined under these settings (`because` names the setting). */
-  | { kind: 'unconfined'; because: string };
+  | { kind: 'unconfined'; because: string }
+  /** The declaration says the plugin cannot be confined meaningfully, and why. */
+  | { kind: 'unconfinable'; reason: string };
 
 function settingAt(settings: Record<string, unknown>, dotPath: string): unknown {
   let value: unknown = settings;
@@ -50,6 +56,7 @@ function widen(base: ConfinementGrants, add: Partial<ConfinementGrants>): Confin
 }
 
 export function resolveConfinement(declared: PluginConfinement, settings: Record<string, unknown>): ResolvedConfinement {
+  if ('unconfined' in declared) return { kind: 'unconfinable', reason: declared.unconfined };
   const { when, ...base } = declared;
   let grants: ConfinementGrants = base;
   for (const grant of when) {
@@ -61,6 +68,13 @@ export function resolveConfinement(declared: PluginConfinement, settings: Record
   return { kind: 'confined', grants };
 }
 
+/** What `${settings.a.b}` stands for: a non-empty string, or each one of a list; nothing otherwise. */
+function settingPaths(holder: string, values: PlaceholderValues): string[] {
+  const value = settingAt(values.settings ?? {}, holder.slice('${settings.'.length, -1));
+  const list = Array.isArray(value) ? value : [value];
+  return list.filter((p): p is string => typeof p === 'string' && p !== '' && !p.includes('\0')).map((p) => path.resolve(values.cwd ?? '/', p));
+}
+
 /** Replaces placeholders; a placeholder standing for several roots yields one path per root. */
 export function expandPaths(grants: ConfinementGrants, values: PlaceholderValues): Array<{ path: string; access: 'ro' | 'rw' }> {
   const roots: Record<string, readonly string[]> = { '${workspace}': values.workspaces, '${dataDir}': [values.dataDir], '${skillRoots}': values.skillRoots };
@@ -69,6 +83,7 @@ export function expandPaths(grants: ConfinementGrants, values: PlaceholderValues
     const slash = declared.indexOf('/');
     const holder = slash < 0 ? declared : declared.slice(0, slash);
     const rest = slash < 0 ? '' : declared.slice(slash + 1);
-    return (roots[holder] ?? []).map((root) => ({ path: path.resolve(root, rest), access }));
+    const bases = holder.startsWith('${settings.') ? settingPaths(holder, values) : (roots[holder] ?? []);
+    return bases.map((root) => ({ path: path.resolve(root, rest), access }));
   });
 }

@@ -52,7 +52,7 @@ export interface PluginHostOptions {
    */
   sharesSurface?: (a: string, b: string) => boolean;
   /** The operator's `confinement` config and the paths its placeholders stand for. */
-  confinement?: Pick<ConfinerOptions, 'config' | 'workspaces' | 'skillRoots' | 'onDenied'>;
+  confinement?: Pick<ConfinerOptions, 'config' | 'workspaces' | 'skillRoots' | 'protectedPaths' | 'onDenied'>;
   /** Told about plugin state changes and confinement denials (the kernel's audit trail). */
   decisions?: HostDecisionSink;
 }

@@ -14,13 +14,21 @@ import { z } from 'zod';
  */
 export const CONFINEMENT_PLACEHOLDERS = ['${workspace}', '${dataDir}', '${skillRoots}'] as const;
 
+/**
+ * `${settings.a.b}`: the path (or list of paths) the operator's setting at that dot path names,
+ * relative to the plugin's working directory; nothing while the setting is unset. For a plugin
+ * whose settings say where it keeps or reads its files (an outbox directory, a secret file).
+ * @since 1
+ */
+const SETTING_PLACEHOLDER = /^\$\{settings\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\}(?:\/|$)/;
+
 /** One declared path: absolute, or a placeholder followed by an optional `/sub/path`. @since 1 */
 export const ConfinedPath = z.strictObject({
   path: z
     .string()
     .min(1)
-    .refine((p) => p.startsWith('/') || CONFINEMENT_PLACEHOLDERS.some((h) => p === h || p.startsWith(`${h}/`)), {
-      message: `must be absolute or start with one of ${CONFINEMENT_PLACEHOLDERS.join(', ')}`,
+    .refine((p) => p.startsWith('/') || SETTING_PLACEHOLDER.test(p) || CONFINEMENT_PLACEHOLDERS.some((h) => p === h || p.startsWith(`${h}/`)), {
+      message: `must be absolute or start with one of ${CONFINEMENT_PLACEHOLDERS.join(', ')}, \${settings.<key>}`,
     })
     .refine((p) => !p.split('/').includes('..') && !p.includes('\0'), { message: 'must not contain ".." or NUL' }),
   access: z.enum(['ro', 'rw']),
@@ -70,8 +78,15 @@ export const ConditionalGrant = z
   .refine((g) => (g.add === undefined) !== (g.unconfined === undefined), { message: 'give exactly one of "add" and "unconfined"' });
 export type ConditionalGrant = z.infer<typeof ConditionalGrant>;
 
-/** The manifest's `confinement` block. @since 1 */
-export const PluginConfinement = ConfinementGrants.extend({ when: z.array(ConditionalGrant).default([]) });
+/**
+ * A plugin that cannot be confined meaningfully says so, and why (shown by `pincer plugins`):
+ * it runs unconfined, and `confinement.requireDeclaration` refuses it like an undeclared one.
+ * @since 1
+ */
+export const DeclaredUnconfined = z.strictObject({ unconfined: z.string().min(1).max(300) });
+
+/** The manifest's `confinement` block: grants, or a stated reason to run unconfined. @since 1 */
+export const PluginConfinement = z.union([DeclaredUnconfined, ConfinementGrants.extend({ when: z.array(ConditionalGrant).default([]) })]);
 export type PluginConfinement = z.output<typeof PluginConfinement>;
 export type PluginConfinementInput = z.input<typeof PluginConfinement>;
 

@@ -23,15 +23,26 @@ function namespaces(network: boolean, env: NodeJS.ProcessEnv): string[] {
 
 type Confined = Extract<ExecConfinement, { mode: 'workspace-write' }>;
 
-/** bubblewrap's arguments (before `--`) for one command whose working directory is `cwd`. */
+const depth = (p: string) => p.split('/').filter(Boolean).length;
+
+/**
+ * bubblewrap's arguments (before `--`) for one command whose working directory is `cwd`.
+ * Each mount covers what came before it, so parents go first (a read-only mount inside the
+ * workspace stays read-only, the workspace inside a read-only mount stays writable; for one
+ * path the read-only mount wins) and the protected paths last, over everything.
+ */
 export function bwrapCommandArgs(c: Confined, held: ProtectedMounts, cwd: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const args: string[] = [];
   if (c.hostFilesystem === 'read-only') args.push('--ro-bind', '/', '/');
   else for (const dir of SYSTEM_DIRS) args.push('--ro-bind-try', dir, dir);
   args.push(...namespaces(c.network, env), '--dev', '/dev', '--tmpfs', '/tmp');
-  for (const dir of c.readOnlyDirs) args.push('--ro-bind', dir, dir);
-  args.push(c.readOnly ? '--ro-bind' : '--bind', c.workspaceDir, c.workspaceDir);
-  for (const dir of held.ancestors) args.push(c.readOnly ? '--ro-bind' : '--bind', dir, dir);
+  const workspaceFlag = c.readOnly ? '--ro-bind' : '--bind';
+  const mounts = [
+    { flag: workspaceFlag, dir: c.workspaceDir },
+    ...held.ancestors.map((dir) => ({ flag: workspaceFlag, dir })),
+    ...c.readOnlyDirs.map((dir) => ({ flag: '--ro-bind', dir })),
+  ].sort((a, b) => depth(a.dir) - depth(b.dir));
+  for (const m of mounts) args.push(m.flag, m.dir, m.dir);
   for (const p of held.readOnly) args.push('--ro-bind', p, p);
   args.push('--chdir', cwd);
   return args;
