@@ -3,27 +3,30 @@
  * `assembleTools` is the hot path: pure and in memory (cached contributions, cached
  * policy plans, cached schema normalization); no IPC, no spawn, no disk.
  */
+import { resolve } from 'node:path';
 import { createAuditTrail, type AuditTrailView } from './audit/index.js';
 import { createDiagnosticsEmitter, type DiagnosticsEmitter } from './diagnostics/index.js';
 import { createToolGate, type ApprovalSurface, type CallPathLogger, type KernelTool, type RunContext, type TrustedToolPolicy } from './gate/index.js';
 import { createPluginHost, defaultHostLogger, type HostLogger, type PluginHost, type PluginStatus, type RestartPolicy } from './host/index.js';
 import { agentWorkspacesOf, sharesSurfaceOf, workspaceRootsOf } from './host/workspace-roots.js';
-import { normalizeToolSchema } from './schema/index.js';
 import { createPolicyEngine } from './policy/index.js';
 import { isKnownCoreToolId } from '../protocol/vocabulary/index.js';
 import type { PincerConfig } from './config/schema.js';
 import { collectHooks } from './assembly/hooks.js';
-import { pluginKernelTool } from './assembly/plugin-tool.js';
-import { memoryWritePathOf, memoryWriteTool } from './assembly/memory-run.js';
+import { memoryWritePathOf } from './assembly/memory-run.js';
 import { createRunResolver, type ResolvedRun } from './assembly/run-shape.js';
 import { callsBlocked, explainInRun, pluginAvailability } from './assembly/run-explain.js';
 import { RunRegistry } from './assembly/run-registry.js';
 import { SurfaceCache } from './assembly/surface.js';
 import { createToolSet, type ToolSet } from './assembly/tool-set.js';
+import { ToolPlans } from './assembly/tool-plan.js';
+import { runToolBinder } from './assembly/run-tools.js';
 import { ToolListTracker, type ToolsChangedEvent } from './assembly/tools-changed.js';
 import { KernelUsageError } from './assembly/usage-error.js';
 import { hasRequiredPlugin, requiredPluginsPolicy } from './assembly/required-plugins.js';
 import { WorkspaceRouter } from './workspace/router.js';
+import { createPluginCodePaths } from './workspace/plugin-code-paths.js';
+import { createProtectedPaths } from './workspace/protected-paths.js';
 import { createSandboxAdmin, type SandboxAdmin } from './workspace/sandbox-admin.js';
 import { backendConflicts } from './workspace/backend-conflicts.js';
 import { createSkillsService, type KernelSkills } from './skills/service.js';
@@ -31,13 +34,11 @@ import { skillRootsOf } from './skills/skill-roots.js';
 import { createKernelTurns, type HostTurnRequest, type KernelTasks } from './turns/kernel-turns.js';
 import type { StartedTurn } from './turns/turn-service.js';
 import type { TurnRunner } from './turns/types.js';
-import { pluginToolsOf } from './turns/call-registry.js';
 import { withMcpBridge } from './mcp/bridge-entry.js';
 import { DiscoveredTools } from './tool-search/discovered.js';
-import { planToolSearch } from './tool-search/plan.js';
 import { TOOL_SEARCH_NAME } from './tool-search/search-tool.js';
 import { normalizeToolPolicyName } from '../sdk/policy/index.js';
-import { FamilyTools, isFamilyTool } from './families/family-tools.js';
+import { FamilyTools } from './families/family-tools.js';
 
 export interface KernelOptions {
   /** Receives host and plugin log records (plugin stdout/stderr lines tagged `plugin:<id>`). */
@@ -119,7 +120,13 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   // No plugin may start from where an agent can write (its workspace, a sandbox mount).
   const host = createPluginHost({
     plugins, logger: log, workspaceRoots, sharesSurface: sharesSurfaceOf(config), restart: options.restart,
-    confinement: { config: config.confinement, workspaces: agentWorkspacesOf(config, cwd), skillRoots: skillRootsOf(config, cwd) },
+    confinement: {
+      config: config.confinement,
+      workspaces: agentWorkspacesOf(config, cwd),
+      skillRoots: skillRootsOf(config, cwd),
+      // What no tool may change stays read-only inside a plugin granted the workspace (the local backend).
+      protectedPaths: createProtectedPaths(config.tools?.fs?.protectedPaths, options.configPath && resolve(cwd, options.configPath), [], createPluginCodePaths(plugins)),
+    },
     decisions: audit.host,
   });
   const sandboxAdmin = createSandboxAdmin(host, config, cwd);
@@ -135,6 +142,7 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   audit.watch(diagnostics);
   const trusted = options.trustedPolicies ?? [];
   const discovered = new DiscoveredTools();
+  const plans = new ToolPlans(config.tools?.toolSearch);
   const tracker = new ToolListTracker(host);
   const runs = new RunRegistry(config.tools?.loopDetection);
   const listeners = new Set<(change: ToolsChangedEvent) => void>();
@@ -185,26 +193,24 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
     const result = policy.evaluate(surface.tools, run, run.sandbox.sandboxed, { vocabulary: surfaces.vocabulary(), runWarnings: [...run.warnings, ...surface.warnings] });
     audit.noteRemovals(result.removals, run); // a look-up for a seen run shape; written later, off this path
     const target = { provider: run.provider, modelId: run.model };
-    const caller = { runId, agentId: run.agentId, sessionKey: run.sessionKey, trigger: run.trigger ?? 'user', jobId: run.jobId, depth: run.subagentDepth ?? 0, tools: result.effectiveAllowlist, pluginTools: pluginToolsOf(result.tools), memoryWritePath };
-    const binding = { sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement, beginCall: turns.callerRun(caller) };
-    const tools: KernelTool[] = result.tools.map((tool) => {
-      if (isFamilyTool(tool)) return families.bind(tool, run, target, steps);
-      const kernelTool = pluginKernelTool(tool, normalizeToolSchema(tool.contribution.inputSchema, target), host, router, binding);
-      // A memory run's write is the kernel's append to its one path (the policy left it only read and write).
-      return memoryWritePath !== undefined && tool.name === 'write' ? memoryWriteTool(kernelTool, memoryWritePath, router, run.sessionKey, run.placement) : kernelTool;
+    // At most three family tools: bound per run; everything surface-sized comes from the shape's plan.
+    const familyTools = plans.familiesOf(result.tools).map((tool) => families.bind(tool, run, target, steps));
+    const plan = plans.of(result.tools, target, memoryWritePath, familyTools);
+    const caller = { runId, agentId: run.agentId, sessionKey: run.sessionKey, trigger: run.trigger ?? 'user', jobId: run.jobId, depth: run.subagentDepth ?? 0, tools: result.effectiveAllowlist, pluginTools: plan.pluginTools, memoryWritePath };
+    const found = discovered.of(run.sessionKey);
+    const bind = runToolBinder(plan, host, router, {
+      sessionKey: run.sessionKey, agentId: run.agentId, placement: run.placement, beginCall: turns.callerRun(caller), memoryWritePath, families: familyTools, discovered: found,
     });
-    // Large runs list their deferrable tools only once `tool_search` found them.
-    const search = planToolSearch(tools, config.tools?.toolSearch, discovered.of(run.sessionKey), result.tools);
     const blocked = () => callsBlocked(host, config, run.enabledPlugins);
     return createToolSet({
       run,
-      tools: search?.all ?? tools,
-      listed: search?.listed,
-      notLoaded: search?.notLoaded,
+      plan,
+      bind,
+      discovered: found,
       removed: result.removals,
       // tool_search is the kernel's own, added after the policy: present whenever the run has it.
       explain: (name) =>
-        search && normalizeToolPolicyName(name) === TOOL_SEARCH_NAME
+        plan.search && normalizeToolPolicyName(name) === TOOL_SEARCH_NAME
           ? { tool: TOOL_SEARCH_NAME, present: true, layersPassed: [] }
           : explainInRun(result.explain(name), run, { host, policy, tracker, blocked }),
       warnings: [...result.warnings, ...host.toolWarnings(run.enabledPlugins)],

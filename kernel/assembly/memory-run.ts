@@ -6,6 +6,7 @@
  */
 import { posix } from 'node:path';
 import type { KernelTool, ToolResult } from '../gate/index.js';
+import type { ToolDefinition } from '../tool-search/search-tool.js';
 import type { SessionPlacement, WorkspaceRouter } from '../workspace/router.js';
 import { RunContextError } from './errors.js';
 
@@ -29,12 +30,15 @@ function refusal(code: string, message: string): ToolResult {
   return { content: [{ type: 'text', text: `Error [${code}]: ${message}` }], isError: true, details: { status: 'error', error: { code, message } } };
 }
 
+/** The memory run's `write` as listed: the plugin's schema, the kernel's description, no plugin. */
+export function memoryWriteDefinition(base: ToolDefinition, writePath: string): ToolDefinition {
+  return Object.freeze({ ...base, pluginId: undefined, description: `Append text to ${writePath} (the only file this memory run may write; existing content is kept).` });
+}
+
 /** The memory run's `write`: append-only, to `writePath` only, served by the kernel through the router. */
-export function memoryWriteTool(base: KernelTool, writePath: string, router: WorkspaceRouter, sessionKey: string, placement: SessionPlacement): KernelTool {
+export function memoryWriteTool(definition: ToolDefinition, writePath: string, router: WorkspaceRouter, sessionKey: string, placement: SessionPlacement): KernelTool {
   return {
-    ...base,
-    pluginId: undefined,
-    description: `Append text to ${writePath} (the only file this memory run may write; existing content is kept).`,
+    ...definition,
     async execute(params, ctx): Promise<ToolResult> {
       const path = typeof params.path === 'string' ? posix.normalize(params.path.trim().replaceAll('\\', '/')) : '';
       if (path !== writePath) return refusal('MEMORY_PATH_ONLY', `this memory run may write only ${writePath}, not "${String(params.path)}"`);

@@ -7,6 +7,7 @@ import type { PluginHost } from '../host/index.js';
 import type { SessionPlacement, WorkspaceRouter } from '../workspace/router.js';
 import type { SurfaceTool } from './surface.js';
 import { toolMetadata } from '../tool-search/metadata.js';
+import type { ToolDefinition } from '../tool-search/search-tool.js';
 
 export interface CallBinding {
   sessionKey: string;
@@ -16,15 +17,24 @@ export interface CallBinding {
   beginCall?: (pluginId: string) => { token: string; end: () => void };
 }
 
-export function pluginKernelTool(tool: SurfaceTool, parameters: Record<string, unknown>, host: PluginHost, router: WorkspaceRouter, binding: CallBinding): KernelTool {
+/** The tool as listed: what every run of a shape shares (frozen), before it is bound to a run. */
+export function pluginToolDefinition(tool: SurfaceTool, parameters: Record<string, unknown>): ToolDefinition {
   const { contribution } = tool;
-  return {
+  return Object.freeze({
     name: contribution.name,
     description: contribution.description,
     parameters,
     pluginId: tool.servedBy,
     executionMode: contribution.executionMode,
     ...toolMetadata(contribution),
+  });
+}
+
+/** `definition` bound to one run: its calls reach the plugin under the run's session. */
+export function pluginKernelTool(definition: ToolDefinition, tool: SurfaceTool, host: PluginHost, router: WorkspaceRouter, binding: CallBinding): KernelTool {
+  const { contribution } = tool;
+  return {
+    ...definition,
     async execute(params, ctx): Promise<ToolResult> {
       // The plugin sees its session's handle, never a bare key another agent could share.
       const { session, end } = router.beginCall(tool.servedBy, binding.sessionKey, binding.placement);

@@ -1,7 +1,9 @@
 /**
  * A run's ToolSet: the policy-filtered tools with provider-normalized schemas, and
  * `execute`, which runs a call through the gate into the owning plugin and resolves to one
- * `CallResult` for every outcome. Assembly is pure and in memory; the gate is built on first use.
+ * `CallResult` for every outcome. Assembly is pure and in memory: the tools come from the run
+ * shape's plan, each is bound to the run on the first call that names it, and the gate is built
+ * on first use.
  */
 import {
   classifyGatedCall, coerceToolParams, failedResult, formatUnavailablePluginMessage, formatUnknownToolMessage, toolFailureLogLine,
@@ -14,7 +16,8 @@ import type { PolicyRemoval } from '../policy/index.js';
 import type { CallsBlocked, RunToolExplanation } from './run-explain.js';
 import type { ResolvedRun } from './run-shape.js';
 import type { ToolSetSkills } from '../skills/service.js';
-import { pickToolMetadata, type ToolMetadata } from '../tool-search/metadata.js';
+import type { ToolMetadata } from '../tool-search/metadata.js';
+import type { PlannedTool, ToolPlan } from './tool-plan.js';
 import { KernelUsageError } from './usage-error.js';
 
 /** What the model sees of one tool (and MCP clients of `pincer serve`: title, hints, output schema). */
@@ -56,7 +59,12 @@ export interface ToolSet {
 
 export interface ToolSetParts {
   run: ResolvedRun & { runId: string };
-  tools: readonly KernelTool[];
+  /** The run shape's tools, shared by its runs. */
+  plan: ToolPlan;
+  /** A planned tool bound to this run: called once per tool, on the first call that names it. */
+  bind: (tool: PlannedTool) => KernelTool;
+  /** Tool search: what the run's session found (listed and callable from then on). */
+  discovered: ReadonlySet<string>;
   removed: readonly PolicyRemoval[];
   explain: (name: string) => RunToolExplanation;
   warnings: readonly string[];
@@ -70,14 +78,7 @@ export interface ToolSetParts {
   logger?: CallPathLogger;
   /** Built on first read of `toolSet.skills` (an in-memory snapshot), given this set's `execute`. */
   skills: (execute: ToolSet['execute']) => ToolSetSkills;
-  /** Tool search: what the model is shown now (a subset of `tools`, growing as searches find tools). */
-  listed?: () => readonly KernelTool[];
-  /** Tool search: why a deferred tool the run has not found yet cannot be called (undefined when it can). */
-  notLoaded?: (name: string) => string | undefined;
 }
-
-const describeTool = (tool: KernelTool): ToolDescriptor =>
-  Object.freeze({ name: tool.name, description: tool.description, inputSchema: tool.parameters, pluginId: tool.pluginId, executionMode: tool.executionMode, ...pickToolMetadata(tool) });
 
 let callCounter = 0;
 
@@ -102,12 +103,10 @@ function checkCall(name: unknown, options: ExecuteOptions): void {
 }
 
 export function createToolSet(parts: ToolSetParts): ToolSet {
-  const byName = new Map(parts.tools.map((tool) => [normalizeToolPolicyName(tool.name), tool]));
   let gate: ToolGate | undefined;
-  const { run } = parts;
-  const all = Object.freeze(parts.tools.map(describeTool));
-  const descriptors = new Map(parts.tools.map((tool, i) => [tool, all[i]]));
-  let shown: { from: readonly KernelTool[]; tools: readonly ToolDescriptor[] } | undefined;
+  const { run, plan, discovered } = parts;
+  // Bound on first call: a run that only lists its tools binds none of them.
+  const bound = new Map<PlannedTool, KernelTool>();
 
   function rejected(result: FailedCallResult, pluginId?: string): FailedCallResult {
     parts.diagnostics?.emit({
@@ -123,10 +122,7 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
       return (skills ??= parts.skills((name, params, options) => toolSet.execute(name, params, options)));
     },
     get tools(): readonly ToolDescriptor[] {
-      if (!parts.listed) return all;
-      const listed = parts.listed();
-      if (shown?.from !== listed) shown = { from: listed, tools: Object.freeze(listed.map((tool) => descriptors.get(tool) ?? describeTool(tool))) };
-      return shown.tools;
+      return plan.listed(discovered);
     },
     removed: parts.removed,
     explain: parts.explain,
@@ -144,11 +140,13 @@ export function createToolSet(parts: ToolSetParts): ToolSet {
       const toolName = normalizeToolPolicyName(name) || 'tool';
       const toolCallId = options.toolCallId ?? `call_${Date.now().toString(36)}_${(callCounter++).toString(36)}`;
       const base = { toolName, toolCallId };
-      const tool = byName.get(toolName);
+      const planned = plan.find(toolName);
       // The model asked for a tool this run does not hold: say which layer removed it, or which plugin is down.
-      if (!tool) return rejected(missingTool(name, base, parts.explain(name)));
-      const notLoaded = parts.notLoaded?.(name);
-      if (notLoaded) return rejected(failedResult(base, 'unavailable', { code: 'TOOL_NOT_LOADED', message: notLoaded }, { details: { status: 'error', tool: toolName, deferred: true } }), tool.pluginId);
+      if (!planned) return rejected(missingTool(name, base, parts.explain(name)));
+      const notLoaded = plan.search?.notLoaded(planned, discovered);
+      if (notLoaded) return rejected(failedResult(base, 'unavailable', { code: 'TOOL_NOT_LOADED', message: notLoaded }, { details: { status: 'error', tool: toolName, deferred: true } }), planned.pluginId);
+      let tool = bound.get(planned);
+      if (!tool) bound.set(planned, (tool = parts.bind(planned)));
       const coerced = coerceToolParams(tool.name, tool.parameters, params);
       if (!coerced.ok) return rejected(failedResult(base, 'tool_error', { code: 'INVALID_PARAMS', message: coerced.message }, { details: { status: 'error', tool: toolName } }), tool.pluginId);
       gate ??= parts.createGate();

@@ -25,26 +25,45 @@ function failure(text: string): ToolResult {
 }
 
 /** Where the deferred tools come from, for the description: MCP servers by their prefix. */
-function sources(deferred: readonly KernelTool[]): string {
+function sources(deferred: readonly SearchableTool[]): string {
   const prefixes = [...new Set(deferred.map((tool) => (tool.name.includes('__') ? tool.name.slice(0, tool.name.indexOf('__')) : (tool.pluginId ?? 'other'))))].sort();
   return prefixes.length > 8 ? `${prefixes.slice(0, 8).join(', ')} and ${prefixes.length - 8} more` : prefixes.join(', ');
 }
 
-export function createToolSearchTool(deferred: readonly KernelTool[], discovered: Set<string>, indexOf: () => ToolIndex<KernelTool> = () => new ToolIndex(deferred)): KernelTool {
-  let index: ToolIndex<KernelTool> | undefined;
-  return {
+/** A tool as tool search sees it: a kernel tool's definition, without its `execute`. */
+export type ToolDefinition = Omit<KernelTool, 'execute'>;
+export type SearchableTool = Pick<ToolDefinition, 'name' | 'description' | 'parameters' | 'deferrable' | 'pluginId'>;
+
+/** `tool_search` as listed, for one set of deferred tools. */
+export function toolSearchDefinition(deferred: readonly SearchableTool[]): ToolDefinition {
+  return Object.freeze({
     name: TOOL_SEARCH_NAME,
     description: `Find tools that are available to you but not listed: ${deferred.length} more tools (from ${sources(deferred)}). Search by keywords or a regular expression; the matching tools' definitions are returned and you can call them from then on.`,
     parameters: PARAMETERS as unknown as Record<string, unknown>,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  });
+}
+
+/** What the search tool needs of a layout (see plan.ts): its definition and the deferred tools' index. */
+export interface SearchSource<T extends SearchableTool> {
+  readonly deferred: readonly T[];
+  readonly definition: ToolDefinition;
+  index(): ToolIndex<T>;
+}
+
+/** `tool_search` for one session: each tool it finds is added to `discovered`. */
+export function bindToolSearch<T extends SearchableTool>(source: SearchSource<T>, discovered: Set<string>): KernelTool {
+  const { deferred } = source;
+  return {
+    ...source.definition,
     async execute(params): Promise<ToolResult> {
       const { query, pattern, limit } = params as { query?: unknown; pattern?: unknown; limit?: unknown };
       const count = typeof limit === 'number' && Number.isInteger(limit) ? Math.min(Math.max(limit, 1), MAX_LIMIT) : DEFAULT_LIMIT;
       const byKeywords = typeof query === 'string' && query.trim() !== '';
       const byPattern = typeof pattern === 'string' && pattern !== '';
       if (byKeywords === byPattern) return failure('give exactly one of query (keywords) or pattern (a regular expression)');
-      index ??= indexOf();
-      let found: KernelTool[];
+      const index = source.index();
+      let found: T[];
       if (byPattern) {
         const regex = compilePattern(pattern as string);
         if (typeof regex === 'string') return failure(`pattern refused: ${regex}`);
