@@ -49,9 +49,9 @@ describe('what a declaration resolves to', () => {
   it('expands ${settings.*} to the path a setting names, relative to the plugin, one per list entry, nothing when unset', () => {
     const declared = PluginConfinement.parse({ filesystem: [{ path: '${settings.outbox.dir}/sent', access: 'rw' }, { path: '${settings.keys}', access: 'ro' }, { path: '${settings.unset}', access: 'ro' }] });
     const resolved = resolveConfinement(declared, {});
-    expect(resolved.kind).toBe('confined');
+    if (resolved.kind !== 'confined') throw new Error(`expected grants, got ${resolved.kind}`);
     const values = { workspaces: [], dataDir: '/d', skillRoots: [], settings: { outbox: { dir: 'out' }, keys: ['/k1', 'k2', '', 3] }, cwd: '/plugin' };
-    expect(expandPaths((resolved as { grants: never }).grants, values)).toEqual([
+    expect(expandPaths(resolved.grants, values)).toEqual([
       { path: '/plugin/out/sent', access: 'rw' },
       { path: '/k1', access: 'ro' },
       { path: '/plugin/k2', access: 'ro' },
