@@ -1,12 +1,16 @@
+import { statSync } from 'node:fs';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { createStreamTransport, type PluginComponentStatus, type SkillsListChangedParams } from '../../protocol/index.js';
 import type { PluginConfig } from './config.js';
+import { KernelError } from './errors.js';
 import { openPluginConnection, type WorkspaceHandler } from './connection.js';
 import type { HostServices } from './host-services.js';
 import { buildPluginEnv } from './env.js';
 import type { PluginLogSink } from './plugin-log.js';
-import { spawnFailed, spawnPlugin, type SpawnWrapper, type SpawnedPlugin } from './spawn.js';
+import { pluginArgv, spawnFailed, spawnPlugin, type SpawnWrapper, type SpawnedPlugin } from './spawn.js';
 import { forwardLines } from './stdio-log.js';
+
+const isFile = (file: string) => statSync(file, { throwIfNoEntry: false })?.isFile() === true;
 
 /** A running plugin process with its output forwarded and its RPC connection open. */
 export interface PluginProcess {
@@ -33,6 +37,11 @@ export async function startPluginProcess(
   events: PluginProcessEvents,
 ): Promise<PluginProcess> {
   // Confined: the sandbox's own cleared environment replaces the inherited allow-list.
+  // Node would start and exit 1 on a missing module, which reads as a crash; name the cause.
+  const [, [entry]] = pluginArgv(config);
+  if (config.module && !isFile(entry!)) {
+    throw new KernelError('SPAWN_FAILED', `plugin "${config.id}" could not be started: no file at ${entry} (its "module")`, { pluginId: config.id });
+  }
   const env = launch.confined ? launch.confined.env : { ...buildPluginEnv(config, { inherit: deps.inheritEnv }), ...launch.env };
   const proc = spawnPlugin(config, env, launch.cwd, launch.confined?.wrapper);
   if (proc.pid < 0) throw spawnFailed(config, (await proc.exited).error);
