@@ -4,13 +4,13 @@
 //
 //   node examples/agent-host.mjs        (works in a temporary workspace; exits 1 on a mismatch)
 //
-// The provider shapes are formatted here by hand (a few lines each); with provider adapters in
-// `pincer` (toOpenAITools / toAnthropicTools) the two `as…Tools` functions are one call each.
+// The tool lists come from the kernel's provider adapters (toOpenAITools / toAnthropicTools): the
+// schemas already normalized for the provider, names and descriptions checked against its limits.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKernel, defaultConfig } from 'pincer';
+import { createKernel, defaultConfig, toAnthropicTools, toOpenAITools } from 'pincer';
 
 const workspace = mkdtempSync(join(tmpdir(), 'pincer-agent-host-'));
 writeFileSync(join(workspace, 'README.md'), '# demo\nhello from the workspace\n');
@@ -32,19 +32,19 @@ const config = { ...defaultConfig({ cwd: workspace }), tools: { profile: 'coding
 const kernel = createKernel(config, { approvalSurface, trustedPolicies, logger: () => undefined });
 
 // ── Provider formats: tools out, calls in, results back ─────────────────────────────────────
-const asOpenAITools = (tools) => tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
-const asAnthropicTools = (tools) => tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
 const textOf = (result) => result.content.map((block) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('\n');
 const providers = {
   // OpenAI sends arguments as a JSON string; the kernel parses it (or says it is not JSON).
   openai: {
-    tools: asOpenAITools,
+    tools: (tools) => toOpenAITools(tools),
+    toolName: (tool) => tool.function.name,
     calls: (message) => message.tool_calls.map((c) => ({ id: c.id, name: c.function.name, args: c.function.arguments })),
     reply: (call, result) => ({ role: 'tool', tool_call_id: call.id, content: textOf(result) }),
   },
   // Anthropic sends an object, and wants is_error on the result: every outcome but `ok` is one.
   anthropic: {
-    tools: asAnthropicTools,
+    tools: (tools) => toAnthropicTools(tools),
+    toolName: (tool) => tool.name,
     calls: (message) => message.content.filter((b) => b.type === 'tool_use').map((b) => ({ id: b.id, name: b.name, args: b.input })),
     reply: (call, result) => ({ type: 'tool_result', tool_use_id: call.id, content: textOf(result), is_error: result.isError }),
   },
@@ -93,7 +93,8 @@ try {
     // One assembly per turn (cheap, in memory); the run id keeps loop history and approvals across turns.
     const toolSet = kernel.assembleTools({ agentId: 'main', provider: turn.provider, runId, trigger: 'user' });
     const provider = providers[turn.provider];
-    assert.ok(provider.tools(toolSet.tools).length > 0);
+    // What the model would be sent: every tool of the run, in the provider's shape.
+    assert.deepEqual(provider.tools(toolSet.tools).map(provider.toolName), toolSet.tools.map((t) => t.name));
     for (const call of provider.calls(turn.message)) {
       const controller = new AbortController();
       const running = toolSet.execute(call.name, call.args, { toolCallId: call.id, signal: controller.signal });
