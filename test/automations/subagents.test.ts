@@ -80,6 +80,27 @@ describe('sessions and subagents through the turn runner', () => {
     expect(messages[0]).toMatchObject({ role: 'user', text: 'hello inbox', source: { sessionKey: 'agent:main:main' } });
   });
 
+  it('lists the agent\'s own sessions most recently active first, and reports a session\'s status', async () => {
+    const main = t.kernel.assembleTools({ runId: 'lister' });
+    const listed = await main.execute('sessions_list', { limit: 200 });
+    expect(listed.outcome).toBe('ok');
+    const sessions = (listed.details as { sessions: { sessionKey: string; agentId: string; updatedAt: number; messages: number; lastMessage?: string }[] }).sessions;
+    // The earlier tests' sessions of agent main: the subagents, and the inbox that was sent a message.
+    expect(sessions.length).toBeGreaterThanOrEqual(4);
+    expect(sessions.every((s) => s.agentId === 'main')).toBe(true);
+    const updated = sessions.map((s) => s.updatedAt);
+    expect(updated).toEqual([...updated].sort((a, b) => b - a));
+    expect(sessions.find((s) => s.sessionKey === 'agent:main:inbox')).toMatchObject({ messages: 2, lastMessage: expect.any(String) });
+    expect(JSON.stringify(sessions)).not.toContain('"history"'); // counts, not the messages themselves
+
+    const status = await main.execute('session_status', { sessionKey: 'agent:main:inbox' });
+    expect(status.details).toMatchObject({ sessionKey: 'agent:main:inbox', agentId: 'main', running: 0, messages: 2, activeTasks: 0 });
+    const own = await main.execute('session_status', {});
+    expect(own.details).toMatchObject({ sessionKey: 'agent:main:main', agentId: 'main', trigger: 'user', depth: 0 });
+    const other = await t.kernel.assembleTools({ agentId: 'other' }).execute('session_status', { sessionKey: 'agent:main:inbox' });
+    expect(text(other)).toContain('SESSION_NOT_VISIBLE');
+  });
+
   it('refuses to read another agent\'s session history', async () => {
     const other = await t.kernel.assembleTools({ agentId: 'other' }).execute('sessions_history', { sessionKey: 'agent:main:inbox' });
     expect(other.isError).toBe(true);
