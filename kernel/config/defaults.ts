@@ -25,10 +25,15 @@ function bundledModule(root: string, id: string): string {
   return join(root, 'dist', 'plugins', id, 'src', 'main.js');
 }
 
-/** The static manifest ships beside the plugin's sources (lazy activation). */
+/**
+ * The static manifest ships beside the plugin's sources (lazy activation). Only the default
+ * plugins start lazily: every bundled plugin's manifest declares its confinement, but one that
+ * must run from the start (the tasks ledger, a scheduler, a backend's admin calls) is not made
+ * lazy by having a manifest.
+ */
 function bundledManifest(root: string, id: string): string | undefined {
   const path = join(root, 'plugins', id, 'pincer-plugin.json');
-  return existsSync(path) ? path : undefined;
+  return (BUNDLED_PLUGINS as readonly string[]).includes(id) && existsSync(path) ? path : undefined;
 }
 
 /**
