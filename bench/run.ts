@@ -28,7 +28,9 @@ import { execRows, fsIntegrityRows, gateRows, mcpRows, messageRows, policyRows, 
 
 /** A suite that prints its own table (ratios in its own baseline): one row pointing at it. */
 async function printedOwn(suite: string, run: () => Promise<unknown>): Promise<BenchRow[]> {
-  await run();
+  // Some print a table as they go; what they return (figures and ratios) is printed here, or it was lost.
+  const report = await run();
+  if (report !== undefined) console.log(`\n${suite}\n${JSON.stringify(report, null, 2)}`);
   return [{ suite, measure: 'its own table, printed above', value: undefined, figure: '', note: 'see above' }];
 }
 
