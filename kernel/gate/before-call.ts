@@ -15,6 +15,8 @@ export interface BeforeCallInput {
   toolName: string;
   toolCallId: string;
   params: Record<string, unknown>;
+  /** `hashToolCall(toolName, params)` when loop detection is on (hashed once per call). */
+  argsHash?: string;
   run: RunContext;
   /** The session's sandbox profile, read when an approval is bound. */
   sandboxProfile: unknown;
@@ -39,9 +41,7 @@ export interface BeforeCallInput {
 export async function evaluateBeforeCall(input: BeforeCallInput): Promise<GateOutcome> {
   const loopWarning = checkLoop(input);
   if (typeof loopWarning === 'object') return loopWarning;
-  if (input.trusted.length === 0 && input.hooks.length === 0) {
-    return { kind: 'allowed', params: input.params, rewritten: false, approvals: [], loopWarning };
-  }
+  if (input.trusted.length === 0 && input.hooks.length === 0) return allowedAsIs(input, loopWarning);
   try {
     return await runStages(input, loopWarning);
   } catch (error) {
@@ -57,16 +57,32 @@ export async function evaluateBeforeCall(input: BeforeCallInput): Promise<GateOu
   }
 }
 
+/** What a before-call evaluation without trusted policies or hooks reads. */
+export type UnhookedCallInput = Pick<BeforeCallInput, 'toolName' | 'toolCallId' | 'params' | 'argsHash' | 'state' | 'logger' | 'onLoopVerdict'>;
+
+/**
+ * `evaluateBeforeCall` for a gate with no trusted policy and no hook: loop detection alone,
+ * decided synchronously, so the call path does not wait on a promise that has nothing to wait for.
+ */
+export function evaluateUnhookedCall(input: UnhookedCallInput): GateOutcome {
+  const loopWarning = checkLoop(input);
+  return typeof loopWarning === 'object' ? loopWarning : allowedAsIs(input, loopWarning);
+}
+
+function allowedAsIs(input: UnhookedCallInput, loopWarning: string | undefined): GateOutcome {
+  return { kind: 'allowed', params: input.params, rewritten: false, approvals: [], loopWarning };
+}
+
 /** Critical → veto outcome; warning → its message (logged once per key); else undefined. */
-function checkLoop(input: BeforeCallInput): GateOutcome | string | undefined {
+function checkLoop(input: UnhookedCallInput): GateOutcome | string | undefined {
   const { loop, warnedLoopKeys } = input.state;
   if (!loop?.config.enabled) return undefined;
-  const verdict = loop.check(input.toolName, input.params);
+  const verdict = loop.check(input.toolName, input.params, input.argsHash);
   if (verdict.stuck) input.onLoopVerdict?.(verdict);
   if (verdict.stuck && verdict.level === 'critical') {
     return { kind: 'veto', code: 'LOOP_DETECTED', deniedReason: 'tool-loop', reason: verdict.message };
   }
-  loop.recordCall(input.toolName, input.params, input.toolCallId);
+  loop.recordCall(input.toolName, input.params, input.toolCallId, input.argsHash);
   if (!verdict.stuck) return undefined;
   if (!warnedLoopKeys.has(verdict.warningKey)) {
     warnedLoopKeys.add(verdict.warningKey);

@@ -5,7 +5,7 @@ import { normalizeToolPolicyName } from '../policy/normalize.js';
 import type { AfterToolCallObserver } from './after-call.js';
 import type { ApprovalEvent } from './approvals.js';
 import type { ApprovalSurface } from './approval-surface.js';
-import { evaluateBeforeCall } from './before-call.js';
+import { evaluateBeforeCall, evaluateUnhookedCall } from './before-call.js';
 import { executeGated, invalidParamsOutcome, settleGatedCall, type GatedCall, type GateRuntime } from './execute-gated.js';
 import { hookHandler, selectHooks, trustedPolicyHandler } from './handlers.js';
 import { toJsonParams } from './json-params.js';
@@ -92,6 +92,9 @@ export function createToolGate(options: ToolGateOptions = {}): ToolGate {
   const normalize = options.normalizeToolName ?? normalizeToolPolicyName;
   const trusted = trustedPolicies.map((policy) => trustedPolicyHandler(policy, timeout));
   const sandboxProfile = options.sandboxProfile ?? (() => undefined);
+  // Adapted once per gate, not per call; the matchers still run per call (selectHooks).
+  const handlerOf = new Map(hooks.map((hook) => [hook, hookHandler(hook, timeout)]));
+  const unhooked = hooks.length === 0 && trusted.length === 0;
   const runtime: GateRuntime = {
     run: options.runContext ?? {},
     sandboxProfile,
@@ -101,10 +104,14 @@ export function createToolGate(options: ToolGateOptions = {}): ToolGate {
     denialsRecorded: options.denialsRecorded,
     observers,
     normalize: (name) => normalize(name) || 'tool',
-    evaluate: (tool, toolName, params, toolCallId, signal) =>
-      evaluateBeforeCall({
-        tool, toolName, toolCallId, params, run: runtime.run, sandboxProfile: sandboxProfile(), trusted,
-        hooks: selectHooks(hooks, toolName).map((hook) => hookHandler(hook, timeout)),
+    evaluate: (tool, toolName, params, toolCallId, signal, argsHash) => unhooked
+      ? evaluateUnhookedCall({
+        toolName, toolCallId, params, argsHash, state, logger: runtime.logger,
+        onLoopVerdict: (verdict) => emitLoopVerdict(runtime, tool, toolName, toolCallId, verdict),
+      })
+      : evaluateBeforeCall({
+        tool, toolName, toolCallId, params, argsHash, run: runtime.run, sandboxProfile: sandboxProfile(), trusted,
+        hooks: selectHooks(hooks, toolName).map((hook) => handlerOf.get(hook)!),
         state, approvalSurface: options.approvalSurface, logger: runtime.logger, signal,
         onLoopVerdict: (verdict) => emitLoopVerdict(runtime, tool, toolName, toolCallId, verdict),
         onApproval: (event) => emitApproval(runtime, tool, toolName, toolCallId, event),

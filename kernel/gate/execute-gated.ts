@@ -1,6 +1,7 @@
 import type { DiagnosticsEmitter } from '../diagnostics/emitter.js';
 import { classifyError, type DiagnosticsEvent, type DiagnosticsEventBody, type ToolExecutionEventBase } from '../diagnostics/events.js';
 import { buildAfterCallEvent, notifyObservers, type AfterToolCallObserver } from './after-call.js';
+import { hashToolCall } from '../loop/hashing.js';
 import { approvalDigest } from './approval-digest.js';
 import { CallPathError, type DeniedReason } from './errors.js';
 import { toJsonParams } from './json-params.js';
@@ -21,7 +22,8 @@ export interface GateRuntime {
   denialsRecorded?: () => Promise<void> | undefined;
   observers: readonly AfterToolCallObserver[];
   normalize(name: unknown): string;
-  evaluate(tool: KernelTool, toolName: string, params: Record<string, unknown>, toolCallId: string, signal?: AbortSignal): Promise<GateOutcome>;
+  /** A gate without handlers decides synchronously (loop detection alone): no promise to await. */
+  evaluate(tool: KernelTool, toolName: string, params: Record<string, unknown>, toolCallId: string, signal?: AbortSignal, argsHash?: string): GateOutcome | Promise<GateOutcome>;
 }
 
 /**
@@ -60,15 +62,20 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
   const gateStart = performance.now();
   // One detached copy, taken before any hook runs, is what every step judges and runs.
   const json = toJsonParams(rawParams);
-  const outcome = json.ok
-    ? await rt.evaluate(tool, toolName, json.params, ctx.toolCallId, ctx.signal)
+  // The loop signature, hashed once: check, start and outcome all key the call by it. It is
+  // the copy's hash, taken before anything runs; the copy is the plain JSON of the raw params,
+  // so it is the hash the raw params had (params that are not JSON are hashed raw, as before).
+  const argsHash = loop && json.ok ? hashToolCall(toolName, json.params) : undefined;
+  const decided = json.ok
+    ? rt.evaluate(tool, toolName, json.params, ctx.toolCallId, ctx.signal, argsHash)
     : invalidParamsOutcome(toolName, json.problem);
+  const outcome = decided instanceof Promise ? await decided : decided;
 
   if (outcome.kind === 'veto') {
     emit({ type: 'tool.execution.blocked', code: outcome.code, deniedReason: outcome.deniedReason, reason: outcome.reason, ...(outcome.blockedBy ? { blockedBy: outcome.blockedBy } : {}) });
     await denialsRecorded(rt);
     const blocked = buildBlockedToolResult(outcome.reason, outcome.deniedReason);
-    loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, result: blocked });
+    loop?.recordOutcome({ toolName, params: rawParams, argsHash, toolCallId: ctx.toolCallId, result: blocked });
     return { kind: 'vetoed', code: outcome.code, deniedReason: outcome.deniedReason, reason: outcome.reason, result: blocked };
   }
   const failure = outcome.kind === 'failure' ? outcome.error : approvalVoided(rt, tool, toolName, outcome);
@@ -78,7 +85,7 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
     const error = failure ?? (toolParams as { error: CallPathError }).error;
     emit({ type: 'tool.execution.error', durationMs: performance.now() - gateStart, errorClass: classifyError(error), stage: 'gate' });
     await denialsRecorded(rt);
-    loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, error });
+    loop?.recordOutcome({ toolName, params: rawParams, argsHash, toolCallId: ctx.toolCallId, error });
     return { kind: 'failed', error };
   }
   const { params } = toolParams;
@@ -90,13 +97,13 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
   } catch (error) {
     const durationMs = performance.now() - started;
     emit({ type: 'tool.execution.error', durationMs, errorClass: classifyError(error), stage: 'tool' });
-    loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, error });
+    loop?.recordOutcome({ toolName, params: rawParams, argsHash, toolCallId: ctx.toolCallId, error });
     observe(rt, tool, toolName, ctx.toolCallId, params, durationMs, { error });
     return { kind: 'threw', error, params };
   }
   const durationMs = performance.now() - started;
   emit({ type: 'tool.execution.completed', durationMs, isError: result?.isError === true });
-  loop?.recordOutcome({ toolName, params: rawParams, toolCallId: ctx.toolCallId, result });
+  loop?.recordOutcome({ toolName, params: rawParams, argsHash, toolCallId: ctx.toolCallId, result });
   observe(rt, tool, toolName, ctx.toolCallId, params, durationMs, { result });
   return { kind: 'ran', result, params };
 }

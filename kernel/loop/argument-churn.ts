@@ -29,6 +29,8 @@ export function argumentChurnStreak(history: readonly LoopHistoryRecord[], toolN
     if (seen && seen.resultHash !== record.resultHash) break;
     variants.set(record.argsHash, { resultHash: record.resultHash, count: (seen?.count ?? 0) + 1 });
   }
+  // Churn needs two variants; most calls end on the first record (the common no-churn case).
+  if (variants.size < 2) return NONE;
   const all = [...variants.values()];
   const count = all.reduce((sum, variant) => sum + variant.count, 0);
   const stable = all.filter((variant) => variant.count >= MIN_STABLE_CALLS_PER_VARIANT);

@@ -11,15 +11,20 @@ export interface LoopOutcome {
   toolCallId?: string;
   result?: unknown;
   error?: unknown;
+  /** `hashToolCall(toolName, params)` when the caller already has it (the gate hashes a call once). */
+  argsHash?: string;
 }
 
 /** One run's loop detector. Create one per run: the history is that run's, never shared. */
 export interface ToolLoopDetector {
   readonly config: ResolvedLoopDetectionConfig;
-  /** Verdict for a call about to run; always `{stuck:false}` when detection is disabled. */
-  check(toolName: string, params: unknown): LoopCheckResult;
-  /** Remember that a call is starting. */
-  recordCall(toolName: string, params: unknown, toolCallId?: string): void;
+  /**
+   * Verdict for a call about to run; always `{stuck:false}` when detection is disabled.
+   * `argsHash`, when given, must be `hashToolCall(toolName, params)`: it saves hashing again.
+   */
+  check(toolName: string, params: unknown, argsHash?: string): LoopCheckResult;
+  /** Remember that a call is starting (`argsHash` as for `check`). */
+  recordCall(toolName: string, params: unknown, toolCallId?: string, argsHash?: string): void;
   /** Attach the outcome to the matching started call (or append one). */
   recordOutcome(outcome: LoopOutcome): void;
   /** A copy of the window, oldest first (for diagnostics and tests). */
@@ -31,21 +36,23 @@ export function createToolLoopDetector(config?: ToolLoopDetectionConfig, now: ()
   const resolved = resolveLoopDetectionConfig(config);
   const records: LoopHistoryRecord[] = [];
   const trim = () => {
-    if (records.length > resolved.historySize) records.splice(0, records.length - resolved.historySize);
+    // One record in, one out: shift is the common case and cheaper than splice on a full window.
+    if (records.length === resolved.historySize + 1) records.shift();
+    else if (records.length > resolved.historySize) records.splice(0, records.length - resolved.historySize);
   };
   return {
     config: resolved,
-    check(toolName, params) {
-      return resolved.enabled ? detectLoop(records, toolName, params, resolved) : { stuck: false };
+    check(toolName, params, argsHash) {
+      return resolved.enabled ? detectLoop(records, toolName, params, resolved, argsHash) : { stuck: false };
     },
-    recordCall(toolName, params, toolCallId) {
-      records.push({ toolName, argsHash: hashToolCall(toolName, params), toolCallId, timestamp: now() });
+    recordCall(toolName, params, toolCallId, argsHash) {
+      records.push({ toolName, argsHash: argsHash ?? hashToolCall(toolName, params), toolCallId, timestamp: now() });
       trim();
     },
-    recordOutcome({ toolName, params, toolCallId, result, error }) {
+    recordOutcome({ toolName, params, toolCallId, result, error, argsHash: known }) {
       const outcome = hashToolOutcome(toolName, params, result, error);
       if (!outcome.resultHash && !outcome.outcomeKind) return;
-      const argsHash = hashToolCall(toolName, params);
+      const argsHash = known ?? hashToolCall(toolName, params);
       const pending = findPending(records, toolName, argsHash, toolCallId);
       if (pending) {
         Object.assign(pending, { unknownToolName: undefined, failureIdentityHash: undefined, ...outcome });

@@ -45,8 +45,9 @@ export function detectLoop(
   toolName: string,
   params: unknown,
   config: ResolvedLoopDetectionConfig,
+  argsHash?: string,
 ): LoopCheckResult {
-  const signature = hashToolCall(toolName, params);
+  const signature = argsHash ?? hashToolCall(toolName, params);
   const unknown = unknownToolStreak(history, toolName);
   if (unknown.count >= config.unknownToolThreshold) {
     const missing = unknown.name ?? toolName;
@@ -79,16 +80,17 @@ export function detectLoop(
   }
   if (config.detectors.pingPong) {
     const pingPong = pingPongStreak(history, signature);
-    const key = `pingpong:${[signature, pingPong.pairedSignature ?? ''].sort().join('|')}`;
+    // Built only for a verdict: sorting and joining two digests on every call was measurable.
+    const key = () => `pingpong:${[signature, pingPong.pairedSignature ?? ''].sort().join('|')}`;
     if (pingPong.count >= config.criticalThreshold && pingPong.noProgressEvidence) {
       return { ...stuck('critical', 'ping_pong', pingPong.count,
         `CRITICAL: you are alternating between the same tool-call patterns (${pingPong.count} consecutive calls) with no progress. This is a stuck ping-pong loop, so execution is blocked to save resources.`,
-        key), pairedToolName: pingPong.pairedToolName };
+        key()), pairedToolName: pingPong.pairedToolName };
     }
     if (pingPong.count >= config.warningThreshold) {
       return { ...stuck('warning', 'ping_pong', pingPong.count,
         `WARNING: you are alternating between the same tool-call patterns (${pingPong.count} consecutive calls). This looks like a ping-pong loop; stop retrying and report the task as failed.`,
-        key), pairedToolName: pingPong.pairedToolName, ...liveness() };
+        key()), pairedToolName: pingPong.pairedToolName, ...liveness() };
     }
   }
   if (!poll && config.detectors.genericRepeat) {
@@ -106,7 +108,8 @@ export function detectLoop(
       `argument-churn:${toolName}`), livenessSignal: 'argument_churn' };
   }
   if (!poll && config.detectors.genericRepeat) {
-    const repeats = history.filter((record) => record.argsHash === signature).length;
+    let repeats = 0;
+    for (const record of history) if (record.argsHash === signature) repeats += 1;
     if (repeats >= config.warningThreshold) {
       return stuck('warning', 'generic_repeat', repeats,
         `WARNING: you have called ${toolName} ${repeats} times with identical arguments. If this is not making progress, stop retrying and report the task as failed.`,

@@ -36,10 +36,28 @@ export function reducePlanForHash(value: unknown): Record<string, unknown> {
   };
 }
 
+// The signature of a memoized digest, per tool: one string object per call signature, so the
+// detectors' scans of the window compare signatures by identity instead of character by character.
+const signatures = new Map<string, Map<string, string>>();
+let signatureCount = 0;
+
 /** The call signature the detectors compare: `<tool>:<sha256 of sorted-key params>`. */
 export function hashToolCall(toolName: string, params: unknown): string {
   const hashed = toolName === 'update_plan' ? reducePlanForHash(params) : params;
-  return `${toolName}:${digestValue(hashed)}`;
+  const digest = digestValue(hashed);
+  let ofTool = signatures.get(toolName);
+  let signature = ofTool?.get(digest);
+  if (signature !== undefined) return signature;
+  signature = `${toolName}:${digest}`;
+  if (signatureCount >= DIGEST_MEMO_LIMIT) {
+    signatures.clear();
+    signatureCount = 0;
+    ofTool = undefined;
+  }
+  if (!ofTool) signatures.set(toolName, (ofTool = new Map()));
+  ofTool.set(digest, signature);
+  signatureCount += 1;
+  return signature;
 }
 
 /** Tools that poll a running job; repeating them is expected until their output stops changing. */

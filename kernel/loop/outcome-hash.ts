@@ -23,13 +23,17 @@ const VOLATILE_SEND_KEYS = new Set([
   'pollId', 'poll_id', 'receipt', 'runId', 'idempotencyKey', 'ts', 'timestamp', 'sentAt', 'deliveredAt', 'createdAt',
 ]);
 
+// The text blocks joined by newlines, trimmed; a loop, as it runs on every outcome.
 function textOf(result: Record<string, unknown>): string {
   if (!Array.isArray(result.content)) return '';
-  return result.content
-    .filter((entry): entry is { text: string } => isPlainObject(entry) && typeof entry.text === 'string')
-    .map((entry) => entry.text)
-    .join('\n')
-    .trim();
+  let text = '';
+  let first = true;
+  for (const entry of result.content as unknown[]) {
+    if (!isPlainObject(entry) || typeof entry.text !== 'string') continue;
+    text = first ? entry.text : `${text}\n${entry.text}`;
+    first = false;
+  }
+  return text.trim();
 }
 
 function looksLikeDeliveredMessage(value: Record<string, unknown>): boolean {
