@@ -78,7 +78,8 @@ beforeAll(async () => {
   writeFileSync(homeSecret, 'home-secret-value');
   mkdirSync(path.join(stateDir, 'plugins', 'victim'), { recursive: true, mode: 0o700 });
   writeFileSync(path.join(stateDir, 'plugins', 'victim', 'token'), 'victim-data-value');
-  server = net.createServer((s) => s.end('served\n'));
+  // A probe may close its end first (a reset): the test's server must not throw over it.
+  server = net.createServer((s) => s.on('error', () => undefined).end('served\n'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as net.AddressInfo).port;
 });
@@ -143,7 +144,7 @@ describe.skipIf(process.platform !== 'linux')('a confined plugin', () => {
 
 describe.skipIf(process.platform !== 'linux')('a confined plugin that declares named hosts', () => {
   it('reaches a declared host:port through the kernel proxy, is refused any other, and cannot go around it', async () => {
-    const other = net.createServer((s) => s.end('other-service\n'));
+    const other = net.createServer((s) => s.on('error', () => undefined).end('other-service\n'));
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     const otherPort = (other.address() as net.AddressInfo).port;
     const file = path.join(manifests, 'netprobe.json');
