@@ -90,6 +90,8 @@ describe('pincer init', () => {
     expect(config.plugins.map((p: { id: string }) => p.id)).toEqual(['fs', 'shell', 'sandbox-local', 'skills', 'sandbox-docker']);
     // New configs confine the local backend's commands (docs/confinement.md).
     expect(config.plugins.find((p: { id: string }) => p.id === 'sandbox-local').settings).toEqual({ exec: { mode: 'workspace-write' } });
+    // ...and refuse third-party plugins that declare no confinement (the bundled ones all declare).
+    expect(config.confinement).toEqual({ requireDeclaration: true });
   });
 
   it('writes to --config F with the workspace relative to F, and refuses bad choices and the home directory', async () => {
