@@ -11,6 +11,8 @@ export interface DiagnosticsEmitter {
   emit(event: DiagnosticsEvent): void;
   /** True when anyone listens; lets the hot path skip building events nobody reads. */
   hasListeners(): boolean;
+  /** True when a listener of this type (or of `'*'`) would receive it; absent on other emitters: assume yes. */
+  listensTo?(type: DiagnosticsEventType): boolean;
 }
 
 /**
@@ -47,5 +49,6 @@ export function createDiagnosticsEmitter(onListenerError?: (error: unknown, even
       deliver(listeners.get('*'), event);
     },
     hasListeners: () => count > 0,
+    listensTo: (type) => count > 0 && ((listeners.get(type)?.size ?? 0) > 0 || (listeners.get('*')?.size ?? 0) > 0),
   };
 }

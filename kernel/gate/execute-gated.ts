@@ -52,12 +52,18 @@ export function invalidParamsOutcome(toolName: string, problem?: string): GateOu
  */
 export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams: unknown, ctx: ToolExecuteContext): Promise<GatedCall> {
   const toolName = rt.normalize(tool.name);
-  const base: Omit<ToolExecutionEventBase, 'ts'> = {
-    runId: rt.run.runId, sessionKey: rt.run.sessionKey, agentId: rt.run.agentId,
-    toolCallId: ctx.toolCallId, toolName, pluginId: tool.pluginId,
+  const { diagnostics } = rt;
+  const emit = (event: DiagnosticsEventBody) => {
+    if (!diagnostics) return;
+    const base: ToolExecutionEventBase = {
+      runId: rt.run.runId, sessionKey: rt.run.sessionKey, agentId: rt.run.agentId,
+      toolCallId: ctx.toolCallId, toolName, pluginId: tool.pluginId, ts: Date.now(),
+    };
+    diagnostics.emit({ ...base, ...event } as DiagnosticsEvent);
   };
-  const emit = (event: DiagnosticsEventBody) =>
-    rt.diagnostics?.emit({ ...base, ts: Date.now(), ...event } as DiagnosticsEvent);
+  // The start and end of every call are built only when someone listens to them (the audit
+  // trail listens to denials and errors alone); another emitter without `listensTo` gets them all.
+  const heard = (type: DiagnosticsEventBody['type']) => diagnostics !== undefined && (diagnostics.listensTo?.(type) ?? true);
   const { loop } = rt.state;
   const gateStart = performance.now();
   // One detached copy, taken before any hook runs, is what every step judges and runs.
@@ -89,7 +95,7 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
     return { kind: 'failed', error };
   }
   const { params } = toolParams;
-  emit({ type: 'tool.execution.started' });
+  if (heard('tool.execution.started')) emit({ type: 'tool.execution.started' });
   const started = performance.now();
   let result: ToolResult;
   try {
@@ -102,7 +108,7 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
     return { kind: 'threw', error, params };
   }
   const durationMs = performance.now() - started;
-  emit({ type: 'tool.execution.completed', durationMs, isError: result?.isError === true });
+  if (heard('tool.execution.completed')) emit({ type: 'tool.execution.completed', durationMs, isError: result?.isError === true });
   loop?.recordOutcome({ toolName, params: rawParams, argsHash, toolCallId: ctx.toolCallId, result });
   observe(rt, tool, toolName, ctx.toolCallId, params, durationMs, { result });
   return { kind: 'ran', result, params };

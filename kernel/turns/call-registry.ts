@@ -23,12 +23,30 @@ export function pluginToolsOf(tools: readonly { name: string; pluginId?: string;
   return byPlugin;
 }
 
+const TOKEN_BYTES = 18;
+// Tokens are cut from one pool of CSPRNG bytes, refilled when spent: a randomBytes call per
+// tool call cost more (several µs on a loaded machine) than the rest of the registry's work.
+const POOL_BYTES = TOKEN_BYTES * 256;
+let pool = Buffer.alloc(0);
+let offset = 0;
+
+/** 18 fresh random bytes as base64url (24 characters), exactly as `randomBytes(18)` gave them. */
+function newToken(): string {
+  if (offset + TOKEN_BYTES > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    offset = 0;
+  }
+  const token = pool.toString('base64url', offset, offset + TOKEN_BYTES);
+  offset += TOKEN_BYTES;
+  return token;
+}
+
 export class CallRegistry {
   readonly #calls = new Map<string, { pluginId: string; run: CallerRun }>();
 
   /** Registers a call; the returned `end` forgets it. */
   begin(pluginId: string, run: CallerRun): { token: string; end: () => void } {
-    const token = randomBytes(18).toString('base64url');
+    const token = newToken();
     this.#calls.set(token, { pluginId, run });
     return { token, end: () => this.#calls.delete(token) };
   }

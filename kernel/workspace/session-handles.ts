@@ -33,7 +33,9 @@ export class SessionHandles {
   handleFor(identity: SessionIdentity): string {
     let placementText = this.#texts.get(identity.placement);
     if (placementText === undefined) this.#texts.set(identity.placement, (placementText = canonicalJson(identity.placement)));
-    const text = canonicalJson([identity.agentId, identity.sessionKey]) + placementText;
+    const { agentId: a, sessionKey: k } = identity;
+    // Two strings need no key sorting: their canonical text is plain JSON (the replacer made it slow).
+    const text = (typeof a === 'string' && typeof k === 'string' ? JSON.stringify([a, k]) : canonicalJson([a, k])) + placementText;
     const known = this.#byIdentity.get(text);
     if (known) return known;
     const { agentId, sessionKey, placement } = identity;
