@@ -29,8 +29,20 @@ export class SessionHandles {
   readonly #identityOf = new Map<string, string>();
   readonly #texts = new WeakMap<SessionPlacement, string>();
 
+  /** The last identity asked for, by its parts: a run's calls ask for one session again and again. */
+  #last: { agentId: string; sessionKey: string; placement: SessionPlacement; handle: string } | undefined;
+
   /** The handle of an identity, minted on first sight. */
   handleFor(identity: SessionIdentity): string {
+    const last = this.#last;
+    // Same parts (the placement by identity, so its text is the one already taken) → same handle.
+    if (last && last.agentId === identity.agentId && last.sessionKey === identity.sessionKey && last.placement === identity.placement) return last.handle;
+    const handle = this.#handleOf(identity);
+    this.#last = { agentId: identity.agentId, sessionKey: identity.sessionKey, placement: identity.placement, handle };
+    return handle;
+  }
+
+  #handleOf(identity: SessionIdentity): string {
     let placementText = this.#texts.get(identity.placement);
     if (placementText === undefined) this.#texts.set(identity.placement, (placementText = canonicalJson(identity.placement)));
     const { agentId: a, sessionKey: k } = identity;
@@ -51,6 +63,7 @@ export class SessionHandles {
   }
 
   clear(): void {
+    this.#last = undefined;
     this.#byIdentity.clear();
     this.#identityOf.clear();
   }
