@@ -76,6 +76,12 @@ describe('source rules (scripts a skill ships)', () => {
     expect(rules(scanSource("import { spawn as run } from 'node:child_process';\nrun('sh', ['-c', x]);", 'a.ts'))).toEqual(['dangerous-exec']);
     expect(rules(scanSource("import * as proc from 'child_process';\nproc.execSync(cmd);", 'a.mjs'))).toEqual(['dangerous-exec']);
     expect(rules(scanSource("const cp = require('child_process');\ncp['exec'](cmd);", 'a.cjs'))).toEqual(['dangerous-exec']);
+    // Dynamic imports bind the module as surely as static ones.
+    expect(rules(scanSource("const cp = await import('child_process');\ncp.execSync(cmd);", 'a.mjs'))).toEqual(['dangerous-exec']);
+    expect(rules(scanSource("const { exec: run } = await import('node:child_process');\nrun(cmd);", 'a.mjs'))).toEqual(['dangerous-exec']);
+    expect(rules(scanSource("(await import('child_process')).spawnSync('sh', ['-c', cmd]);", 'a.mjs'))).toEqual(['dangerous-exec']);
+    expect(rules(scanSource("import('node:child_process').then((m) => m.exec(cmd));", 'a.js'))).toEqual(['dangerous-exec']);
+    expect(scanSource("const fs = await import('node:fs');\nconst m = /x/.exec(s); // child_process is not imported", 'a.mjs')).toEqual([]);
   });
 
   it('does not mistake RegExp.exec or a commented-out call for shell execution', () => {

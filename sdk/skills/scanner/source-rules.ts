@@ -27,12 +27,17 @@ const LINE_RULES: readonly LineRule[] = [
   LITERAL_SECRET_RULE,
 ];
 
+/** `import('child_process')`, awaited or not: a dynamic import binds the module as surely as a static one. */
+const DYNAMIC_IMPORT = String.raw`(?:await\s+)?import\s*\(\s*['"\x60](?:node:)?child_process['"\x60]\s*\)`;
+
 /** Names bound to child_process (the module) and to its exec-like functions, by import or require. */
 function childProcessBindings(code: string): { modules: Set<string>; functions: Set<string> } {
   const modules = new Set(['cp', 'childProcess', 'child_process']);
   const functions = new Set(EXEC_NAMES);
-  const from = String.raw`(?:require\s*\(\s*['"\x60](?:node:)?child_process['"\x60]\s*\)|from\s*['"](?:node:)?child_process['"])`;
+  const from = String.raw`(?:require\s*\(\s*['"\x60](?:node:)?child_process['"\x60]\s*\)|from\s*['"](?:node:)?child_process['"]|${DYNAMIC_IMPORT})`;
   for (const m of code.matchAll(new RegExp(String.raw`(?:const|let|var|import)\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]{0,63})\s*(?:=\s*)?${from}`, 'g'))) modules.add(m[1]);
+  // import('child_process').then((cp) => cp.exec(...)): the callback's parameter is the module.
+  for (const m of code.matchAll(new RegExp(String.raw`${DYNAMIC_IMPORT}\s*\.\s*then\s*\(\s*(?:async\s*)?\(?\s*([A-Za-z_$][\w$]{0,63})`, 'g'))) modules.add(m[1]);
   for (const m of code.matchAll(new RegExp(String.raw`\{([^{}]{0,400})\}\s*(?:=\s*)?${from}`, 'g'))) {
     for (const part of m[1].split(',')) {
       const alias = part.trim().match(new RegExp(String.raw`^(${EXEC_NAME})\s*(?:as|:)\s*([A-Za-z_$][\w$]*)$`));
@@ -48,7 +53,7 @@ function dangerousExec(code: string, lines: readonly string[], file: string): Sk
   const direct = new RegExp(String.raw`(?<![\w$.])(${[...functions].join('|')})\s*\(`);
   const member = new RegExp(String.raw`(?<![\w$])([A-Za-z_$][\w$]{0,63})\s*(?:\.\s*(?:${EXEC_NAME})|\[\s*['"\x60](?:${EXEC_NAME})['"\x60]\s*\])\s*\(`, 'g');
   const bracket = new RegExp(String.raw`(?<![\w$.])\[\s*['"\x60](?:${EXEC_NAME})['"\x60]\s*\]\s*\(`);
-  const required = new RegExp(String.raw`require\s*\(\s*['"\x60](?:node:)?child_process['"\x60]\s*\)\s*(?:\.\s*(?:${EXEC_NAME})|\[\s*['"\x60](?:${EXEC_NAME})['"\x60]\s*\])\s*\(`);
+  const required = new RegExp(String.raw`(?:require\s*\(\s*['"\x60](?:node:)?child_process['"\x60]\s*\)|\(\s*${DYNAMIC_IMPORT}\s*\))\s*(?:\.\s*(?:${EXEC_NAME})|\[\s*['"\x60](?:${EXEC_NAME})['"\x60]\s*\])\s*\(`);
   const findings: SkillFinding[] = [];
   lines.forEach((line, index) => {
     const viaMember = [...line.matchAll(member)].some((m) => modules.has(m[1]));
