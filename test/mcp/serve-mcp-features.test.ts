@@ -96,6 +96,27 @@ describe('a bridged MCP server behind pincer serve', () => {
   });
 });
 
+describe('a plugin flooding tool-list updates', () => {
+  it('reaches the client as a handful of list_changed notifications, ending on the final list', async () => {
+    const file = await writeConfig(ws.dir, (c) => {
+      c.plugins.push({ id: 'flood', module: join(CLI, '../../test/fixtures/plugins/floods-tool-updates.js') });
+      c.tools = { ...c.tools, alsoAllow: ['flood'] };
+    }, 'flood.json');
+    const client = await serve(['--config', file]);
+    await waitForTool(client, 'flood_updates');
+    let notified = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void notified++);
+    await client.callTool({ name: 'flood_updates', arguments: { count: 4000 } });
+    await waitForTool(client, 'generated_4000');
+    await new Promise((r) => setTimeout(r, 1_000)); // room for any late notification
+    // The host coalesces updates per plugin (250 ms window) and serve announces only real changes.
+    expect(notified).toBeGreaterThan(0);
+    expect(notified).toBeLessThan(20);
+    const names = (await client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith('generated_'));
+    expect(names).toEqual(['generated_4000']);
+  }, 60_000);
+});
+
 describe('approvals by elicitation', () => {
   let config: string;
   beforeAll(async () => {
