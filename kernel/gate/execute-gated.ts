@@ -65,7 +65,9 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
   // trail listens to denials and errors alone); another emitter without `listensTo` gets them all.
   const heard = (type: DiagnosticsEventBody['type']) => diagnostics !== undefined && (diagnostics.listensTo?.(type) ?? true);
   const { loop } = rt.state;
-  const gateStart = performance.now();
+  // Durations go to diagnostics and observers only; with neither, the clock is not read.
+  const now = diagnostics !== undefined || rt.observers.length > 0 ? () => performance.now() : () => 0;
+  const gateStart = now();
   // One detached copy, taken before any hook runs, is what every step judges and runs.
   const json = toJsonParams(rawParams);
   // The loop signature, hashed once: check, start and outcome all key the call by it. It is
@@ -89,25 +91,25 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
   const toolParams = failure ? undefined : toolCopy(outcome as Extract<GateOutcome, { kind: 'allowed' }>, toolName);
   if (failure || !toolParams?.ok) {
     const error = failure ?? (toolParams as { error: CallPathError }).error;
-    emit({ type: 'tool.execution.error', durationMs: performance.now() - gateStart, errorClass: classifyError(error), stage: 'gate' });
+    emit({ type: 'tool.execution.error', durationMs: now() - gateStart, errorClass: classifyError(error), stage: 'gate' });
     await denialsRecorded(rt);
     loop?.recordOutcome({ toolName, params: rawParams, argsHash, toolCallId: ctx.toolCallId, error });
     return { kind: 'failed', error };
   }
   const { params } = toolParams;
   if (heard('tool.execution.started')) emit({ type: 'tool.execution.started' });
-  const started = performance.now();
+  const started = now();
   let result: ToolResult;
   try {
     result = await tool.execute(params, ctx);
   } catch (error) {
-    const durationMs = performance.now() - started;
+    const durationMs = now() - started;
     emit({ type: 'tool.execution.error', durationMs, errorClass: classifyError(error), stage: 'tool' });
     loop?.recordOutcome({ toolName, params: rawParams, argsHash, toolCallId: ctx.toolCallId, error });
     observe(rt, tool, toolName, ctx.toolCallId, params, durationMs, { error });
     return { kind: 'threw', error, params };
   }
-  const durationMs = performance.now() - started;
+  const durationMs = now() - started;
   if (heard('tool.execution.completed')) emit({ type: 'tool.execution.completed', durationMs, isError: result?.isError === true });
   loop?.recordOutcome({ toolName, params: rawParams, argsHash, toolCallId: ctx.toolCallId, result });
   observe(rt, tool, toolName, ctx.toolCallId, params, durationMs, { result });

@@ -55,7 +55,10 @@ export function createToolLoopDetector(config?: ToolLoopDetectionConfig, now: ()
       const argsHash = known ?? hashToolCall(toolName, params);
       const pending = findPending(records, toolName, argsHash, toolCallId);
       if (pending) {
-        Object.assign(pending, { unknownToolName: undefined, failureIdentityHash: undefined, ...outcome });
+        // As Object.assign(pending, { unknownToolName: undefined, failureIdentityHash: undefined, ...outcome }), without the copy.
+        pending.unknownToolName = outcome.unknownToolName;
+        pending.failureIdentityHash = outcome.failureIdentityHash;
+        Object.assign(pending, outcome);
         if (!outcome.noProgress) delete pending.noProgress;
       } else records.push({ toolName, argsHash, toolCallId, timestamp: now(), ...outcome });
       trim();
