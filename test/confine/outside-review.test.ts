@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKernel, type Kernel, type PincerConfig } from '../../kernel/index.js';
+import { createKernel, defaultConfig, type Kernel, type PincerConfig } from '../../kernel/index.js';
+import { skillMd } from '../skills/helpers.js';
 import { scratch, text } from '../redteam/helpers.js';
 
 /**
@@ -137,5 +138,35 @@ describe.skipIf(process.platform !== 'linux')('a plugin that declares /proc read
       expect((await fs('read', `/proc/${process.pid}/environ`)).text).not.toContain(CANARY);
       expect((await fs('read', `/proc/${process.pid}/root${stateDir}/plugins/victim/token`)).text).not.toContain('victim-data-value');
     });
+  }, 60_000);
+});
+
+describe.skipIf(process.platform !== 'linux')('the confined skills plugin, with a personal skill directory an agent can write (inside its workspace)', () => {
+  it('follows a planted skill symlink inside the workspace, and not one to a directory outside its grants or into the state directory', async () => {
+    const ws = scratch('review-skills-ws');
+    const personal = path.join(ws, 'personal');
+    const write = (dir: string, description: string) => (mkdirSync(dir, { recursive: true }), writeFileSync(path.join(dir, 'SKILL.md'), skillMd(description)));
+    write(path.join(ws, 'elsewhere', 'inside'), 'inside-skill-description');
+    write(path.join(outside, 'leak-out'), 'outside-skill-secret');
+    write(path.join(stateDir, 'plugins', 'victim', 'leak-state'), 'state-skill-secret');
+    mkdirSync(personal);
+    // What a prompt-injected model can plant with a workspace write; personal skills may link anywhere.
+    symlinkSync(path.join(ws, 'elsewhere', 'inside'), path.join(personal, 'inside'));
+    symlinkSync(path.join(outside, 'leak-out'), path.join(personal, 'leak-out'));
+    symlinkSync(path.join(stateDir, 'plugins', 'victim', 'leak-state'), path.join(personal, 'leak-state'));
+    const base = defaultConfig({ cwd: ws });
+    const plugins = (base.plugins ?? []).filter((p) => p.id === 'skills').map((p) => ({ ...p, settings: { managedDir: path.join(ws, 'managed'), personalDir: personal } }));
+    const kernel = createKernel({ ...base, plugins }, { cwd: ws, logger: () => undefined });
+    await kernel.start();
+    try {
+      await kernel.skills.refresh();
+      expect(kernel.plugins().find((p) => p.id === 'skills')?.confinement?.mode).toBe('confined');
+      const listed = JSON.stringify(kernel.skills.forRun({ agentId: 'main' }).skills);
+      expect(listed).toContain('inside-skill-description');
+      expect(listed).not.toContain('outside-skill-secret');
+      expect(listed).not.toContain('state-skill-secret');
+    } finally {
+      await kernel.stop();
+    }
   }, 60_000);
 });
