@@ -17,7 +17,7 @@ function quote(text: string): string {
 }
 
 // Built by concatenation, not arrays joined: this runs up to four times per gated call.
-function write(value: unknown, ancestors: Set<object> | undefined): string {
+function write(value: unknown, ancestors: Ancestors | undefined): string {
   if (value === undefined) return 'undefined';
   if (value === null) return 'null';
   switch (typeof value) {
@@ -35,17 +35,39 @@ function write(value: unknown, ancestors: Set<object> | undefined): string {
       return JSON.stringify(`[${typeof value}]`);
   }
   const object = value as object;
-  ancestors ??= new Set();
+  ancestors ??= new Ancestors();
   if (ancestors.has(object)) return '"[Circular]"';
-  ancestors.add(object);
+  ancestors.push(object);
   try {
     return writeObject(object, ancestors);
   } finally {
-    ancestors.delete(object);
+    ancestors.pop();
   }
 }
 
-function writeObject(object: object, ancestors: Set<object>): string {
+/**
+ * The objects on the path from the root, for cycle detection. A short path is an array (a Set
+ * per call was a fifth of hashing a small params object); a deep one also gets a Set, so a
+ * value nested thousands of levels deep is not scanned level by level at every level.
+ */
+class Ancestors {
+  private readonly stack: object[] = [];
+  private set: Set<object> | undefined;
+  has(object: object): boolean {
+    return this.set ? this.set.has(object) : this.stack.includes(object);
+  }
+  push(object: object): void {
+    this.stack.push(object);
+    if (this.set) this.set.add(object);
+    else if (this.stack.length > 32) this.set = new Set(this.stack);
+  }
+  pop(): void {
+    const object = this.stack.pop();
+    if (object !== undefined) this.set?.delete(object);
+  }
+}
+
+function writeObject(object: object, ancestors: Ancestors): string {
   if (object instanceof Error) {
     return write({ name: object.name, message: object.message }, ancestors);
   }
