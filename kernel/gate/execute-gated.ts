@@ -53,20 +53,9 @@ export function invalidParamsOutcome(toolName: string, problem?: string): GateOu
 export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams: unknown, ctx: ToolExecuteContext): Promise<GatedCall> {
   const toolName = rt.normalize(tool.name);
   const { diagnostics } = rt;
-  const emit = (event: DiagnosticsEventBody) => {
-    if (!diagnostics) return;
-    const base: ToolExecutionEventBase = {
-      runId: rt.run.runId, sessionKey: rt.run.sessionKey, agentId: rt.run.agentId,
-      toolCallId: ctx.toolCallId, toolName, pluginId: tool.pluginId, ts: Date.now(),
-    };
-    diagnostics.emit({ ...base, ...event } as DiagnosticsEvent);
-  };
-  // The start and end of every call are built only when someone listens to them (the audit
-  // trail listens to denials and errors alone); another emitter without `listensTo` gets them all.
-  const heard = (type: DiagnosticsEventBody['type']) => diagnostics !== undefined && (diagnostics.listensTo?.(type) ?? true);
   const { loop } = rt.state;
   // Durations go to diagnostics and observers only; with neither, the clock is not read.
-  const now = diagnostics !== undefined || rt.observers.length > 0 ? () => performance.now() : () => 0;
+  const now = diagnostics !== undefined || rt.observers.length > 0 ? readClock : noClock;
   const gateStart = now();
   // One detached copy, taken before any hook runs, is what every step judges and runs.
   const json = toJsonParams(rawParams);
@@ -80,7 +69,7 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
   const outcome = decided instanceof Promise ? await decided : decided;
 
   if (outcome.kind === 'veto') {
-    emit({ type: 'tool.execution.blocked', code: outcome.code, deniedReason: outcome.deniedReason, reason: outcome.reason, ...(outcome.blockedBy ? { blockedBy: outcome.blockedBy } : {}) });
+    emitCallEvent(rt, tool, toolName, ctx.toolCallId, { type: 'tool.execution.blocked', code: outcome.code, deniedReason: outcome.deniedReason, reason: outcome.reason, ...(outcome.blockedBy ? { blockedBy: outcome.blockedBy } : {}) });
     await denialsRecorded(rt);
     const blocked = buildBlockedToolResult(outcome.reason, outcome.deniedReason);
     loop?.recordOutcome({ toolName, params: rawParams, argsHash, toolCallId: ctx.toolCallId, result: blocked });
@@ -91,29 +80,49 @@ export async function executeGated(rt: GateRuntime, tool: KernelTool, rawParams:
   const toolParams = failure ? undefined : toolCopy(outcome as Extract<GateOutcome, { kind: 'allowed' }>, toolName);
   if (failure || !toolParams?.ok) {
     const error = failure ?? (toolParams as { error: CallPathError }).error;
-    emit({ type: 'tool.execution.error', durationMs: now() - gateStart, errorClass: classifyError(error), stage: 'gate' });
+    emitCallEvent(rt, tool, toolName, ctx.toolCallId, { type: 'tool.execution.error', durationMs: now() - gateStart, errorClass: classifyError(error), stage: 'gate' });
     await denialsRecorded(rt);
     loop?.recordOutcome({ toolName, params: rawParams, argsHash, toolCallId: ctx.toolCallId, error });
     return { kind: 'failed', error };
   }
   const { params } = toolParams;
-  if (heard('tool.execution.started')) emit({ type: 'tool.execution.started' });
+  if (heard(diagnostics, 'tool.execution.started')) emitCallEvent(rt, tool, toolName, ctx.toolCallId, { type: 'tool.execution.started' });
   const started = now();
   let result: ToolResult;
   try {
     result = await tool.execute(params, ctx);
   } catch (error) {
     const durationMs = now() - started;
-    emit({ type: 'tool.execution.error', durationMs, errorClass: classifyError(error), stage: 'tool' });
+    emitCallEvent(rt, tool, toolName, ctx.toolCallId, { type: 'tool.execution.error', durationMs, errorClass: classifyError(error), stage: 'tool' });
     loop?.recordOutcome({ toolName, params: rawParams, argsHash, toolCallId: ctx.toolCallId, error });
     observe(rt, tool, toolName, ctx.toolCallId, params, durationMs, { error });
     return { kind: 'threw', error, params };
   }
   const durationMs = now() - started;
-  if (heard('tool.execution.completed')) emit({ type: 'tool.execution.completed', durationMs, isError: result?.isError === true });
+  if (heard(diagnostics, 'tool.execution.completed')) emitCallEvent(rt, tool, toolName, ctx.toolCallId, { type: 'tool.execution.completed', durationMs, isError: result?.isError === true });
   loop?.recordOutcome({ toolName, params: rawParams, argsHash, toolCallId: ctx.toolCallId, result });
   observe(rt, tool, toolName, ctx.toolCallId, params, durationMs, { result });
   return { kind: 'ran', result, params };
+}
+
+const readClock = (): number => performance.now();
+const noClock = (): number => 0;
+
+/**
+ * The start and end of every call are built only when someone listens to them (the audit
+ * trail listens to denials and errors alone); another emitter without `listensTo` gets them all.
+ */
+function heard(diagnostics: DiagnosticsEmitter | undefined, type: DiagnosticsEventBody['type']): boolean {
+  return diagnostics !== undefined && (diagnostics.listensTo?.(type) ?? true);
+}
+
+function emitCallEvent(rt: GateRuntime, tool: KernelTool, toolName: string, toolCallId: string, event: DiagnosticsEventBody): void {
+  if (!rt.diagnostics) return;
+  const base: ToolExecutionEventBase = {
+    runId: rt.run.runId, sessionKey: rt.run.sessionKey, agentId: rt.run.agentId,
+    toolCallId, toolName, pluginId: tool.pluginId, ts: Date.now(),
+  };
+  rt.diagnostics.emit({ ...base, ...event } as DiagnosticsEvent);
 }
 
 /** Waits for the audit trail only when it has a denial to put on disk. */
