@@ -28,6 +28,8 @@ export interface SandboxLayout {
   codeRoots: readonly string[];
   /** Host paths held read-only wherever a read-write grant covers them (the workspaces' protected paths). */
   protectedPaths?: readonly string[];
+  /** Directories between a workspace and a protected path below it: bound onto themselves, so they cannot be renamed. */
+  protectedAncestors?: readonly string[];
   dataDir: string;
   stateDir: string;
   cwd: string;
@@ -76,10 +78,11 @@ export function bwrapArgs(layout: SandboxLayout): string[] {
   for (const m of mounts.filter((m) => m.path === '/')) args.push(m.flag, m.path, m.path);
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   for (const m of mounts.filter((m) => m.path !== '/')) args.push(m.flag, m.path, m.path);
-  const held = [...new Set(layout.protectedPaths ?? [])]
-    .filter((p) => coveringMount(mounts, p)?.flag === '--bind-try')
-    .sort((a, b) => depth(a) - depth(b));
-  for (const p of held) args.push('--ro-bind-try', p, p);
+  const underWritable = (list: readonly string[] | undefined) =>
+    [...new Set(list ?? [])].filter((p) => coveringMount(mounts, p)?.flag === '--bind-try').sort((a, b) => depth(a) - depth(b));
+  // A mount point cannot be renamed (EBUSY): conf/ of a protected conf/pincer.json stays where it is.
+  for (const p of underWritable(layout.protectedAncestors)) args.push('--bind-try', p, p);
+  for (const p of underWritable(layout.protectedPaths)) args.push('--ro-bind-try', p, p);
   // Declared paths may cover the state directory; other plugins' data and the audit log stay hidden.
   const covers = (p: string) => mounts.some((m) => within(p, m.path));
   if (covers(layout.stateDir)) args.push('--tmpfs', layout.stateDir);

@@ -4,7 +4,7 @@
  * operator's settings, or bubblewrap is unavailable and the fallback allows it), or refused.
  * bubblewrap's absence is said once, at the first plugin that needed it.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConfinementGrants, PluginConfinement } from '../../protocol/v1/confinement.js';
@@ -20,6 +20,7 @@ import { confinedEnv } from './env.js';
 import { expandPaths, resolveConfinement, type PlaceholderValues } from './grants.js';
 import { startPluginProxy, type PluginProxy, type ProxyDenial } from './proxy.js';
 import { noSpawnFilter } from './seccomp.js';
+import { holdProtectedPaths, type ProtectedMounts } from '../../sdk/protected-paths/placeholders.js';
 
 /** What `pincer plugins` shows about a plugin's confinement. */
 export interface ConfinementStatus {
@@ -32,7 +33,17 @@ export interface ConfinementStatus {
 
 export type LaunchPlan =
   | { mode: 'unconfined'; status: ConfinementStatus }
-  | { mode: 'confined'; status: ConfinementStatus; bwrap: string; args: string[]; env: Record<string, string>; seccomp?: Buffer; proxy?: PluginProxy };
+  | {
+      mode: 'confined';
+      status: ConfinementStatus;
+      bwrap: string;
+      args: string[];
+      env: Record<string, string>;
+      seccomp?: Buffer;
+      proxy?: PluginProxy;
+      /** Removes the protected-path placeholders made for this launch (when the process is gone). */
+      release: () => void;
+    };
 
 export interface ConfinerOptions {
   config?: ConfinementConfigInput;
@@ -113,12 +124,19 @@ export class Confiner {
       return { mode: 'unconfined', status: { mode: 'unconfined', detail: `unconfined by its declaration: ${resolved.reason}` } };
     }
     if (resolved.kind === 'unconfined') {
-      // The operator's settings chose this mode: shown in `pincer plugins`, logged at info only.
-      return { mode: 'unconfined', status: { mode: 'unconfined', detail: `its declaration asks for the whole host when ${resolved.because}` } };
+      const detail = `its declaration asks for the whole host when ${resolved.because}`;
+      // A `when` of the plugin's own making (`notEquals` a value nobody sets) must not slip past
+      // requireDeclaration: for a third-party plugin this is running unconfined, whoever chose it.
+      if (this.config.requireDeclaration && !bundled) {
+        throw new KernelError('CONFINEMENT_REFUSED', `plugin "${plugin.id}": ${detail}, and confinement.requireDeclaration is set; set "dangerouslyUnconfined" on its entry to run it anyway`, { pluginId: plugin.id });
+      }
+      // A bundled plugin's dangerous mode is the operator's setting: shown in `pincer plugins`, logged at info only.
+      const warning = bundled ? undefined : `plugin "${plugin.id}" runs unconfined: ${detail}`;
+      return { mode: 'unconfined', status: { mode: 'unconfined', detail, warning } };
     }
     const status = await this.bwrap();
     if (!status.available) return this.#unavailable(plugin, bundled, status.reason!);
-    return this.#confine(plugin, resolved.grants, status.path!, dataDir, startDir);
+    return this.#confine(plugin, resolved.grants, status.path!, dataDir, startDir, bundled);
   }
 
   #unavailable(plugin: PluginConfig, bundled: boolean, reason: string): LaunchPlan {
@@ -134,32 +152,63 @@ export class Confiner {
     return { mode: 'unconfined', status: { mode: 'unconfined', detail: 'bubblewrap unavailable', warning } };
   }
 
-  async #confine(plugin: PluginConfig, grants: ConfinementGrants, bwrap: string, dataDir: string, startDir: string): Promise<LaunchPlan> {
+  async #confine(plugin: PluginConfig, grants: ConfinementGrants, bwrap: string, dataDir: string, startDir: string, bundled: boolean): Promise<LaunchPlan> {
     const values = { workspaces: this.options.workspaces, dataDir, skillRoots: this.options.skillRoots ?? [], settings: plugin.settings, cwd: startDir };
     const paths = expandPaths(grants, values);
     createSettingDirectories(grants, values);
-    const protectedPaths = this.options.workspaces.flatMap((ws) => (this.options.protectedPaths?.(ws) ?? []).map((p) => path.join(ws, p)));
-    const seccomp = grants.spawn ? undefined : noSpawnFilter();
-    const proxied = grants.network === 'loopback' || typeof grants.network === 'object';
-    const proxy = proxied
-      ? await startPluginProxy(path.join(this.#ownRunDir(), `${plugin.id}.sock`), grants.network, (d: ProxyDenial) =>
-          this.options.onDenied?.(plugin.id, `${d.how === 'CONNECT' ? 'connect to' : 'send a request to'} ${d.host}:${d.port}`),
-        )
-      : undefined;
-    const args = bwrapArgs({
-      grants,
-      paths,
-      codeRoots: pluginCodeRoots(plugin, startDir),
-      protectedPaths,
-      dataDir,
-      stateDir: this.options.stateDir,
-      cwd: startDir,
-      proxySocket: proxy?.socketPath,
-      seccomp: seccomp !== undefined,
-    });
-    const warning = !grants.spawn && !seccomp ? `plugin "${plugin.id}": "no spawn" cannot be enforced on ${process.arch}` : undefined;
-    const env = confinedEnv(plugin, grants, paths, dataDir);
-    return { mode: 'confined', status: { mode: 'confined', detail: describeGrants(grants), warning }, bwrap, args, env, seccomp, proxy };
+    const held = this.#holdProtectedPaths(paths, bundled);
+    const release = () => held.forEach((h) => h.release());
+    try {
+      const seccomp = grants.spawn ? undefined : noSpawnFilter();
+      const proxied = grants.network === 'loopback' || typeof grants.network === 'object';
+      const proxy = proxied
+        ? await startPluginProxy(path.join(this.#ownRunDir(), `${plugin.id}.sock`), grants.network, (d: ProxyDenial) =>
+            this.options.onDenied?.(plugin.id, `${d.how === 'CONNECT' ? 'connect to' : 'send a request to'} ${d.host}:${d.port}`),
+          )
+        : undefined;
+      const args = bwrapArgs({
+        grants,
+        paths,
+        codeRoots: pluginCodeRoots(plugin, startDir),
+        protectedPaths: held.flatMap((h) => h.readOnly),
+        protectedAncestors: held.flatMap((h) => h.ancestors),
+        dataDir,
+        stateDir: this.options.stateDir,
+        cwd: startDir,
+        proxySocket: proxy?.socketPath,
+        seccomp: seccomp !== undefined,
+      });
+      const warning = !grants.spawn && !seccomp ? `plugin "${plugin.id}": "no spawn" cannot be enforced on ${process.arch}` : undefined;
+      const env = confinedEnv(plugin, grants, paths, dataDir);
+      return { mode: 'confined', status: { mode: 'confined', detail: describeGrants(grants), warning }, bwrap, args, env, seccomp, proxy, release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /**
+   * The protected paths of each workspace that a read-write grant covers, held for the plugin's
+   * lifetime: what exists is mounted read-only and the directories leading to it onto
+   * themselves (a rename cannot move the protection away); what does not exist yet gets an
+   * empty read-only placeholder, or a plugin granted the workspace could create `.git/hooks`.
+   * Bundled plugins get no placeholders: the only one granted a workspace (the local backend)
+   * refuses protected paths in its own code and would keep them for the kernel's lifetime.
+   */
+  #holdProtectedPaths(paths: ReadonlyArray<{ path: string; access: 'ro' | 'rw' }>, bundled: boolean): ProtectedMounts[] {
+    const writable = paths.filter((p) => p.access === 'rw').map((p) => p.path);
+    const covered = (target: string) => writable.some((root) => target === root || target.startsWith(root === '/' ? '/' : `${root}/`));
+    const held: ProtectedMounts[] = [];
+    try {
+      for (const ws of this.options.workspaces) {
+        const rels = (this.options.protectedPaths?.(ws) ?? []).filter((rel) => covered(path.join(ws, rel)));
+        if (rels.length > 0 && existsSync(ws)) held.push(holdProtectedPaths(ws, rels, { create: !bundled }));
+      }
+    } catch (error) {
+      held.forEach((h) => h.release());
+      throw error;
+    }
+    return held;
   }
 
   /** A kernel-private folder for proxy sockets (short: socket paths are limited to ~100 bytes). */

@@ -261,7 +261,7 @@ export class ManagedPlugin {
 
   /** Decides (at every start: settings and bubblewrap may differ) how the process is sandboxed. */
   private async planLaunch(dataDir: string, cwd: string): Promise<{ wrapper: { file: string; args: string[]; seccomp?: Buffer }; env: Record<string, string> } | undefined> {
-    await this.closeProxy();
+    await this.releasePlan();
     let plan: LaunchPlan;
     try {
       plan = await this.deps.confiner.plan(this.config, dataDir, cwd);
@@ -276,10 +276,12 @@ export class ManagedPlugin {
     return plan.mode === 'confined' ? { wrapper: { file: plan.bwrap, args: plan.args, seccomp: plan.seccomp }, env: plan.env } : undefined;
   }
 
-  private async closeProxy(): Promise<void> {
-    const proxy = this.plan?.mode === 'confined' ? this.plan.proxy : undefined;
+  /** Ends what the last launch plan holds: its network proxy and its protected-path placeholders. */
+  private async releasePlan(): Promise<void> {
+    const plan = this.plan?.mode === 'confined' ? this.plan : undefined;
     this.plan = undefined;
-    await proxy?.close();
+    plan?.release();
+    await plan?.proxy?.close();
   }
 
   private crashError(info: { code: number | null; signal: string | null }, when: string): KernelError {
@@ -384,7 +386,7 @@ export class ManagedPlugin {
     }
     this.conn?.dispose();
     this.conn = undefined;
-    await this.closeProxy();
+    await this.releasePlan();
     this.setState(finalState);
   }
 

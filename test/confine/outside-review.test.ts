@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, defaultConfig, type Kernel, type PincerConfig } from '../../kernel/index.js';
@@ -104,9 +104,26 @@ describe.skipIf(process.platform !== 'linux')('a hostile plugin granted the work
     });
   }, 60_000);
 
-  // HOLES found by this review (reproduction in the review report; not yet fixed):
-  it.todo('cannot create a protected path that does not exist yet (.git/hooks/pre-commit, .pincer/…) in a workspace it may write');
-  it.todo('cannot rename the directory holding a nested protected config (conf/ of conf/pincer.json) and write a new one in its place');
+  // Holes this review found, now fenced: protected paths that did not exist were not held at
+  // all, and the directory above a nested protected config could be renamed away.
+  it('cannot create a protected path that does not exist yet, nor rename the directory holding a nested protected config', async () => {
+    // The links the first test planted keep the plugin from starting at all; this attack needs it running.
+    for (const link of ['statelink', 'homelink']) rmSync(path.join(bare, link), { force: true });
+    await withKernel(config(), async (probe) => {
+      const fs = probe('attacker');
+      // Node's recursive mkdir reports EROFS as the ENOENT of its follow-up stat.
+      expect((await fs('mkdir', path.join(bare, '.git', 'hooks'))).text).toMatch(/EROFS|EACCES|ENOENT/);
+      expect((await fs('write', path.join(bare, '.git', 'config'), { data: '[core]\nfsmonitor = evil' })).text).toMatch(/EROFS|EACCES/);
+      expect((await fs('mkdir', path.join(bare, '.pincer', 'x'))).text).toMatch(/EROFS|EACCES|ENOENT/);
+      expect((await fs('rename', path.join(repo, 'conf'), { to: path.join(repo, 'conf-moved') })).text).toContain('EBUSY');
+      expect((await fs('write', path.join(repo, 'conf', 'other.json'))).isError).toBe(false); // the rest of conf/ stays writable
+    });
+    // Nothing landed on the host, and the placeholders went with the plugin.
+    expect(existsSync(path.join(bare, '.git'))).toBe(false);
+    expect(existsSync(path.join(bare, '.pincer'))).toBe(false);
+    expect(existsSync(path.join(repo, 'conf-moved'))).toBe(false);
+    expect(readFileSync(configFile, 'utf8')).toBe('{"original":true}');
+  }, 60_000);
 });
 
 describe.skipIf(process.platform !== 'linux')('a manifest that tries to widen what it declares', () => {
@@ -126,8 +143,18 @@ describe.skipIf(process.platform !== 'linux')('a manifest that tries to widen wh
     });
   }, 60_000);
 
-  // HOLE found by this review: `when: [{ setting, notEquals: <never set>, unconfined: true }]` runs unconfined.
-  it.todo('requireDeclaration refuses a third-party plugin whose `when` resolves to unconfined');
+  it('cannot get past requireDeclaration with a `when` of its own that resolves to unconfined', async () => {
+    const sneaky = { filesystem: [], when: [{ setting: 'mode', notEquals: 'never-set', unconfined: true }] };
+    await withKernel(config([entry('sneaky', sneaky)], { requireDeclaration: true }), async (_probe, kernel) => {
+      const status = kernel.plugins().find((p) => p.id === 'sneaky');
+      expect(status).toMatchObject({ state: 'failed', lastError: { code: 'CONFINEMENT_REFUSED' } });
+      expect(status?.lastError?.message).toContain('requireDeclaration');
+    });
+    // Without requireDeclaration it runs unconfined, and says so as a warning, not an info line.
+    await withKernel(config([entry('sneaky', sneaky)]), async (_probe, kernel) => {
+      expect(kernel.plugins().find((p) => p.id === 'sneaky')?.confinement).toMatchObject({ mode: 'unconfined', warning: expect.stringContaining('runs unconfined') });
+    });
+  }, 60_000);
 });
 
 describe.skipIf(process.platform !== 'linux')('a plugin that declares /proc read-only', () => {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { holdProtectedPaths } from '../../plugins/sandbox-local/src/exec/protected-placeholders.js';
+import { holdProtectedPaths } from '../../sdk/protected-paths/placeholders.js';
 import { scratch } from '../redteam/helpers.js';
 
 /** The placeholders that keep a missing protected path from being created by a confined command. */

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { CONFINEMENT_ENV } from '../../../../protocol/v1/confinement.js';
 import type { ExecConfinement } from './exec-confinement.js';
-import type { ProtectedMounts } from './protected-placeholders.js';
+import type { ProtectedMounts } from '../../../../sdk/protected-paths/placeholders.js';
 
 /** Visible in `hostFilesystem: "hidden"`: what a shell and its tools need, nothing of the user's. */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/etc', '/opt'];

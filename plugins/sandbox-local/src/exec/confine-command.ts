@@ -1,7 +1,7 @@
 import { WorkspaceError } from '../../../../sdk/fs-bridge/index.js';
 import { bwrapCommandArgs, bwrapUnavailable } from './bwrap-command.js';
 import type { ExecConfinement } from './exec-confinement.js';
-import { holdProtectedPaths } from './protected-placeholders.js';
+import { holdProtectedPaths } from '../../../../sdk/protected-paths/placeholders.js';
 
 export interface CommandSandbox {
   /** bubblewrap's arguments, or undefined to run on the host. */

@@ -1,9 +1,9 @@
 import { lstatSync, mkdirSync, realpathSync, rmdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { WorkspaceError } from '../../../../sdk/fs-bridge/index.js';
+import { WorkspaceError } from '../plugin/errors.js';
 
 /**
- * A protected path that does not exist yet must not be created by a confined command (a fresh
+ * A protected path that does not exist yet must not be created by a confined command or plugin (a fresh
  * `.git/config` with `core.fsmonitor` runs on the host at the operator's next `git status`).
  * bubblewrap can only mount over something that exists, so the backend creates an empty
  * directory there for the command's lifetime, mounts it read-only, and removes it afterwards.
@@ -41,8 +41,14 @@ const exists = (p: string) => {
   }
 };
 
-/** Creates the missing ones (and their missing parents) and returns what to mount. */
-export function holdProtectedPaths(workspaceDir: string, protectedPaths: readonly string[]): ProtectedMounts {
+/**
+ * Creates the missing ones (and their missing parents) and returns what to mount. With
+ * `create: false` nothing is created: only what exists is held (for a process whose own code
+ * refuses to create protected paths, which would otherwise keep placeholders for its lifetime).
+ * Used by the local backend for each confined command and by the kernel for each confined plugin.
+ */
+export function holdProtectedPaths(workspaceDir: string, protectedPaths: readonly string[], options: { create?: boolean } = {}): ProtectedMounts {
+  const create = options.create ?? true;
   const created: string[] = [];
   const readOnly: string[] = [];
   const ancestors = new Set<string>();
@@ -70,6 +76,7 @@ export function holdProtectedPaths(workspaceDir: string, protectedPaths: readonl
       return true;
     }
     if (exists(dir)) return true;
+    if (!create) return false;
     // Never create through a symbolic link that leads out of the workspace.
     if (!resolvesWithin(path.dirname(dir), realRoot)) return false;
     try {
