@@ -31,7 +31,8 @@ function toolNameFor(id: string): string {
 function configEntryFor(plan: ScaffoldPlan): Record<string, unknown> {
   return plan.lang === 'ts'
     ? { id: plan.id, module: join(plan.dir, 'dist', 'src', 'main.js'), lazy: true }
-    : { id: plan.id, command: ['python3', join(plan.dir, 'plugin.py')] };
+    : // The manifest says what the sandbox grants it (read before the process starts); keep its tools in step with TOOLS.
+      { id: plan.id, command: ['python3', join(plan.dir, 'plugin.py')], manifest: join(plan.dir, 'pincer-plugin.json') };
 }
 
 /** package.json of a TypeScript plugin: the versions Pincer itself is built and tested with. */

@@ -3,7 +3,7 @@
  * package and every `node_modules` Node's resolution may walk to), the program it is started
  * with, and the shared system directories programs load from.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { PluginConfig } from '../host/config.js';
 import { pluginCodePaths } from '../host/plugin-location.js';
@@ -44,6 +44,32 @@ function ancestorNodeModules(dir: string): string[] {
   }
 }
 
+/**
+ * Where the linked packages of a `node_modules` folder really are: `npm install` of a `file:`
+ * dependency, `npm link` and pnpm leave symbolic links there, and a link is a dead end inside
+ * the sandbox unless its target is mounted too (a plugin from `pincer plugin new` links Pincer).
+ */
+function linkedPackages(nodeModules: string): string[] {
+  const targets: string[] = [];
+  const visit = (dir: string, depth: number) => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isSymbolicLink()) {
+        const target = real(full);
+        if (target !== full) targets.push(target);
+      } else if (depth === 0 && entry.isDirectory() && entry.name.startsWith('@')) visit(full, 1); // @scope/name
+    }
+  };
+  visit(nodeModules, 0);
+  return targets;
+}
+
 /** Every path the plugin's code lives in, as written and resolved, de-duplicated. */
 export function pluginCodeRoots(config: PluginConfig, startDir: string): string[] {
   const roots: string[] = [];
@@ -52,7 +78,9 @@ export function pluginCodeRoots(config: PluginConfig, startDir: string): string[
     const entry = real(path.resolve(config.cwd ?? '.', config.module));
     const pkg = packageRootOf(entry);
     add(pkg);
+    const nodeModules = [path.join(pkg, 'node_modules'), ...ancestorNodeModules(pkg)];
     ancestorNodeModules(pkg).forEach(add);
+    nodeModules.flatMap(linkedPackages).forEach(add);
     add(process.execPath);
   }
   for (const p of pluginCodePaths(config, startDir)) {

@@ -9,13 +9,18 @@ beforeAll(ensureBuilt);
 
 const temp = (prefix: string) => tempDir(`pincer-${prefix}-`);
 
-/** A workspace whose config loads the new plugin as `plugin new` printed it, with its tools allowed. */
+/**
+ * A workspace whose config loads the new plugin as `plugin new` printed it, with its tools
+ * allowed, and refuses plugins that declare no confinement, as a config from `pincer init` does:
+ * a call that succeeds ran the plugin under the sandbox its template declares.
+ */
 async function callThroughKernel(entry: Record<string, unknown>, id: string, tool: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const workspace = temp('plugin-ws');
   writeFileSync(join(workspace, 'notes.txt'), 'a\nb\n');
   const file = await writeConfig(workspace, (c) => {
     c.plugins.push(entry);
     c.tools = { profile: 'coding', alsoAllow: [id] };
+    c.confinement = { requireDeclaration: true };
   });
   return pincer(['call', tool, '{"path":"notes.txt"}', '--config', file], { cwd: workspace, timeoutMs: 60_000 });
 }
@@ -26,7 +31,7 @@ describe('pincer plugin new', () => {
     const made = await pincer(['plugin', 'new', 'acme-py', '--lang', 'python', '--json'], { cwd: parent });
     expect(made.code, made.stderr).toBe(0);
     const result = JSON.parse(made.stdout);
-    expect(result).toMatchObject({ ok: true, dir: join(parent, 'acme-py'), tool: 'acme_py_count_lines', files: ['README.md', 'plugin.py', 'test_plugin.py'] });
+    expect(result).toMatchObject({ ok: true, dir: join(parent, 'acme-py'), tool: 'acme_py_count_lines', files: ['README.md', 'pincer-plugin.json', 'plugin.py', 'test_plugin.py'] });
     execFileSync('python3', ['-m', 'unittest'], { cwd: result.dir, stdio: 'pipe' });
 
     const call = await callThroughKernel(result.configEntry, 'acme-py', 'acme_py_count_lines');

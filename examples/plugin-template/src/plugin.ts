@@ -37,6 +37,9 @@ export const plugin = definePlugin({
   id: 'word-tools',
   version: '0.1.0',
   tools: [wordCount, shout],
+  // The sandbox it runs in (docs/confinement.md): files come through ctx.workspace, so no paths,
+  // no network, no child processes.
+  confinement: { filesystem: [], network: 'none', spawn: false },
   hooks: {
     // A policy hook: refuse `exec` calls that pipe a download into a shell.
     before_tool_call: {

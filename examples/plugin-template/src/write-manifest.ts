@@ -1,12 +1,9 @@
-// Writes dist/src/pincer-plugin.json (for lazy activation) from the plugin's own handshake answer,
-// so the file and the live contributions cannot disagree. It lands beside the compiled entry
-// (dist/src/main.js), where the kernel looks for a manifest when the config names only `module`.
+// Writes dist/src/pincer-plugin.json from the plugin's definition (pluginManifest), so the file
+// and the live contributions cannot disagree. It lands beside the compiled entry
+// (dist/src/main.js), where the kernel looks for a manifest when the config names only `module`:
+// it reads the confinement there before the process starts, and the tools for lazy activation.
 import { writeFileSync } from 'node:fs';
-import { createPluginTestHarness } from 'pincer/sdk/testing';
+import { pluginManifest } from 'pincer/sdk';
 import { plugin } from './plugin.js';
 
-const h = await createPluginTestHarness(plugin);
-const { plugin: who, protocolVersion, contributes } = h.handshake;
-await h.close();
-const manifest = { id: who.id, version: who.version, protocolVersion, contributes };
-writeFileSync(new URL('./pincer-plugin.json', import.meta.url), JSON.stringify(manifest, null, 2) + '\n');
+writeFileSync(new URL('./pincer-plugin.json', import.meta.url), JSON.stringify(pluginManifest(plugin), null, 2) + '\n');
