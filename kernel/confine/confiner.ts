@@ -121,7 +121,8 @@ export class Confiner {
       if (this.config.requireDeclaration && !bundled) {
         throw new KernelError('CONFINEMENT_REFUSED', `plugin "${plugin.id}" declares that it runs unconfined (${resolved.reason}) and confinement.requireDeclaration is set; set "dangerouslyUnconfined" on its entry to run it anyway`, { pluginId: plugin.id });
       }
-      return { mode: 'unconfined', status: { mode: 'unconfined', detail: `unconfined by its declaration: ${resolved.reason}` } };
+      const detail = `unconfined by its declaration: ${resolved.reason}`;
+      return { mode: 'unconfined', status: { mode: 'unconfined', detail, warning: bundled ? undefined : `plugin "${plugin.id}" runs ${detail}` } };
     }
     if (resolved.kind === 'unconfined') {
       const detail = `its declaration asks for the whole host when ${resolved.because}`;
