@@ -117,22 +117,20 @@ export function createKernel(config: PincerConfig, options: KernelOptions = {}):
   const workspaceRoots = workspaceRootsOf(config, cwd);
   // The `mcp` block becomes the bridge's plugin entry, with the servers the policy denies left out.
   const plugins = withMcpBridge(config, { workspaces: workspaceRoots });
+  const workspaces = agentWorkspacesOf(config, cwd);
+  // What no tool may change (computed once, up front: assembly touches no disk), also held
+  // read-only inside a plugin granted the workspace read-write.
+  const protectedPaths = createProtectedPaths(config.tools?.fs?.protectedPaths, options.configPath && resolve(cwd, options.configPath), workspaces, createPluginCodePaths(plugins));
   // No plugin may start from where an agent can write (its workspace, a sandbox mount).
   const host = createPluginHost({
     plugins, logger: log, workspaceRoots, sharesSurface: sharesSurfaceOf(config), restart: options.restart,
-    confinement: {
-      config: config.confinement,
-      workspaces: agentWorkspacesOf(config, cwd),
-      skillRoots: skillRootsOf(config, cwd),
-      // What no tool may change stays read-only inside a plugin granted the workspace (the local backend).
-      protectedPaths: createProtectedPaths(config.tools?.fs?.protectedPaths, options.configPath && resolve(cwd, options.configPath), [], createPluginCodePaths(plugins)),
-    },
+    confinement: { config: config.confinement, workspaces, skillRoots: skillRootsOf(config, cwd), protectedPaths },
     decisions: audit.host,
   });
   const sandboxAdmin = createSandboxAdmin(host, config, cwd);
   const surfaces = new SurfaceCache(host, plugins.map((plugin) => plugin.id));
   const families = new FamilyTools(host, config);
-  const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath, plugins });
+  const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath, plugins, protectedPaths });
   const skills = createSkillsService({ host, config, resolveRun, cwd, configPath: options.configPath, log });
   const router = new WorkspaceRouter(host, (placement) => skills.prepareConfig(placement), audit.workspace);
   audit.sessionKeyOf = (handle) => router.sessionKeyOf(handle);

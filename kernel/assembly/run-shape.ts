@@ -59,6 +59,8 @@ export interface RunResolverOptions {
   configPath?: string;
   /** The plugin entries the host runs (the MCP bridge's included): the code of those allowed inside a workspace is protected there. */
   plugins?: readonly PluginConfig[];
+  /** The protected paths of each workspace, when the caller already built them (the kernel does, for confinement too). */
+  protectedPaths?: (workspaceDir: string) => readonly string[];
 }
 
 export type RunResolver = (run: RunContext) => ResolvedRun;
@@ -73,8 +75,9 @@ export function createRunResolver(config: PincerConfig, options: RunResolverOpti
   const list = config.agents?.list ?? [];
   const agentsById = Object.fromEntries(list.map((agent) => [agent.id, agent]));
   const workspaces = [undefined, ...list].map((agent) => workspaceOf(config, agent, cwd));
-  const pluginCode = createPluginCodePaths(options.plugins ?? config.plugins ?? []);
-  const protectedPaths = createProtectedPaths(config.tools?.fs?.protectedPaths, options.configPath && resolve(cwd, options.configPath), workspaces, pluginCode);
+  const protectedPaths =
+    options.protectedPaths ??
+    createProtectedPaths(config.tools?.fs?.protectedPaths, options.configPath && resolve(cwd, options.configPath), workspaces, createPluginCodePaths(options.plugins ?? config.plugins ?? []));
 
   /** What the run's ids resolve to, cached per shape (bounded): assembly is a hot path. */
   const shapes = new Map<string, RunShape>();
