@@ -45,7 +45,8 @@ interface Mount {
 }
 
 const depth = (p: string) => p.split('/').filter(Boolean).length;
-const within = (child: string, root: string) => child === root || child.startsWith(root === '/' ? '/' : `${root}/`);
+/** `child` is `root` or lies below it, by name. */
+export const within = (child: string, root: string) => child === root || child.startsWith(root === '/' ? '/' : `${root}/`);
 const FRESH = ['/tmp', '/proc', '/dev'];
 
 /** The mount that decides what `p` is once `mounts` (in mount order) are applied. */

@@ -11,7 +11,7 @@ import type { ConfinementGrants, PluginConfinement } from '../../protocol/v1/con
 import type { PluginConfig } from '../host/config.js';
 import { KernelError } from '../host/errors.js';
 import { findPathInsideRoots } from '../host/plugin-location.js';
-import { bwrapArgs } from './bwrap-args.js';
+import { bwrapArgs, within } from './bwrap-args.js';
 import { probeBwrap, type BwrapStatus } from './bwrap-probe.js';
 import { pluginCodeRoots } from './code-roots.js';
 import { ConfinementConfigSchema, type ConfinementConfig, type ConfinementConfigInput } from './config.js';
@@ -198,7 +198,7 @@ export class Confiner {
    */
   #holdProtectedPaths(paths: ReadonlyArray<{ path: string; access: 'ro' | 'rw' }>, bundled: boolean): ProtectedMounts[] {
     const writable = paths.filter((p) => p.access === 'rw').map((p) => p.path);
-    const covered = (target: string) => writable.some((root) => target === root || target.startsWith(root === '/' ? '/' : `${root}/`));
+    const covered = (target: string) => writable.some((root) => within(target, root));
     const held: ProtectedMounts[] = [];
     try {
       for (const ws of this.options.workspaces) {
