@@ -7,6 +7,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AUDIT_JOURNAL_NAME, auditDirOf } from '../../kernel/audit/location.js';
+import type { AuditRecord } from '../../kernel/audit/record.js';
 import { activeFile, journalFiles, parseLines, rotatedFiles } from '../../sdk/journal/index.js';
 import { COMMON_OPTIONS, expectPositionals, parseFlags } from '../args.js';
 import { describeSource, discoverConfig, loadDiscoveredConfig } from '../config-source.js';
@@ -21,28 +22,8 @@ const OPTIONS = {
   denied: { type: 'boolean' },
 } as const;
 
-/** The fields `tail` shows; a record has more (kernel/audit/record.ts). */
-interface AuditLine {
-  at?: string;
-  kind?: string;
-  denied?: boolean;
-  agent?: string;
-  session?: string;
-  tool?: string;
-  plugin?: string;
-  code?: string;
-  reason?: string;
-  by?: string;
-  digest?: string;
-  answer?: string;
-  backend?: string;
-  operation?: string;
-  from?: string;
-  to?: string;
-  rule?: string;
-  tools?: string[];
-  count?: number;
-}
+/** A record as read back from the file: whatever a kernel of any version wrote (kernel/audit/record.ts). */
+type AuditLine = Partial<AuditRecord>;
 
 async function auditDir(ctx: CliContext, values: { dir?: string; config?: string }): Promise<string> {
   if (values.dir) return resolve(ctx.cwd, values.dir);

@@ -10,7 +10,7 @@
  */
 import { closeSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { activeFile, rotatedFile, rotatedFiles } from './layout.js';
+import { activeFile, rotatedFile, rotatedFiles } from '../../sdk/journal/files.js';
 
 export interface AuditFileOptions {
   dir: string;

@@ -30,10 +30,12 @@ function violations(area: string, forbidden: (target: string) => boolean): strin
 describe('import boundaries', () => {
   it('keeps the kernel from importing any plugin, and lets it use only the pure policy part of the SDK and the protected-path mounts', () => {
     // sdk/protected-paths: one rule for holding protected paths under bubblewrap, applied by the
-    // kernel to confined plugins and by the local backend to confined commands.
-    const shared = ['sdk/policy', 'sdk/protected-paths'];
+    // kernel to confined plugins and by the local backend to confined commands. sdk/journal/files:
+    // the journal's file layout, which the audit trail writes and `pincer audit tail` reads.
+    const shared = ['sdk/policy', 'sdk/protected-paths', 'sdk/journal/files.js'];
     expect(violations('kernel', (t) => t.startsWith('plugins/') || (t.startsWith('sdk/') && !shared.some((s) => t.startsWith(s))))).toEqual([]);
     expect(violations('sdk/protected-paths', (t) => t.startsWith('sdk/') && !t.startsWith('sdk/protected-paths') && t !== 'sdk/plugin/errors.js')).toEqual([]);
+    expect(importedAreas('sdk/journal/files.ts')).toEqual([]); // node only: the kernel takes the layout, not the journal
   });
 
   it('keeps the SDK from importing the kernel or a plugin', () => {
