@@ -78,9 +78,9 @@ export function pluginCodeRoots(config: PluginConfig, startDir: string): string[
     const entry = real(path.resolve(config.cwd ?? '.', config.module));
     const pkg = packageRootOf(entry);
     add(pkg);
-    const nodeModules = [path.join(pkg, 'node_modules'), ...ancestorNodeModules(pkg)];
-    ancestorNodeModules(pkg).forEach(add);
-    nodeModules.flatMap(linkedPackages).forEach(add);
+    const above = ancestorNodeModules(pkg);
+    above.forEach(add);
+    [path.join(pkg, 'node_modules'), ...above].flatMap(linkedPackages).forEach(add);
     add(process.execPath);
   }
   for (const p of pluginCodePaths(config, startDir)) {
