@@ -42,7 +42,8 @@ async function transcript(ws: WorkspaceService): Promise<unknown[]> {
   await step('remove-nonempty', () => ws.remove('a'));
   await step('remove-rec', () => ws.remove('a', { recursive: true }));
   await step('remove-root', () => ws.remove('/workspace', { recursive: true }));
-  await step('exec', async () => noTime(await ws.exec('echo out; echo err >&2; cat; exit 3', { stdin: 'in', env: { FOO: 'bar' } })));
+  // The pauses make the arrival order certain: across stdout and stderr, writes microseconds apart may arrive either way round.
+  await step('exec', async () => noTime(await ws.exec('echo out; sleep 0.2; echo err >&2; sleep 0.2; cat; exit 3', { stdin: 'in', env: { FOO: 'bar' } })));
   await step('exec-env', async () => (await ws.exec('printf %s "$FOO"', { env: { FOO: "it's" } })).stdout);
   await step('exec-cwd', async () => (await ws.exec('ls', { cwd: 'src' })).stdout);
   await step('traversal', () => ws.read('../../etc/passwd'));
