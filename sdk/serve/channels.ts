@@ -6,7 +6,8 @@
 import { ResponseError, type MessageConnection } from 'vscode-jsonrpc/node';
 import { ChannelAction, ChannelActionParams, ChannelActionResult, NodeInvoke, NodeInvokeParams, ProtocolErrorCodes } from '../../protocol/index.js';
 import type { ChannelDefinition, NodeDefinition, PluginDefinition } from '../plugin/types.js';
-import { baseContext, signalFor } from './context.js';
+import { signalFor } from './call-signal.js';
+import { baseContext } from './context.js';
 import type { PluginState } from './handlers.js';
 import { guarded } from './wire-errors.js';
 
@@ -14,15 +15,15 @@ export function registerChannelHandlers(conn: MessageConnection, state: PluginSt
   // Read at call time: `activate` may have filled the list from settings.
   const channel = (id: string): ChannelDefinition | undefined => (plugin.channels ?? []).find((c) => c.id === id);
   conn.onRequest(ChannelAction.type, async (raw, token) => {
-    const { signal, dispose } = signalFor(token, state.shutdown.signal);
-    const out = await guarded(signal, undefined, async () => {
+    const call = signalFor(token, state.shutdown.signal);
+    const out = await guarded(call, undefined, async () => {
       const request = ChannelActionParams.parse(raw);
       const target = channel(request.channel);
       if (!target) throw new ResponseError(ProtocolErrorCodes.CapabilityMissing, `no channel "${request.channel}" in this plugin`);
       if (!target.actions.includes(request.action)) throw new ResponseError(ProtocolErrorCodes.CapabilityMissing, `channel "${target.id}" does not support "${request.action}"`);
-      return ChannelActionResult.parse(await target.handle(request, baseContext(signal, state.settings, state.log)));
+      return ChannelActionResult.parse(await target.handle(request, baseContext(call, state.settings, state.log)));
     });
-    dispose();
+    call.dispose();
     return out;
   });
 }
@@ -30,15 +31,15 @@ export function registerChannelHandlers(conn: MessageConnection, state: PluginSt
 export function registerNodeHandlers(conn: MessageConnection, state: PluginState, plugin: PluginDefinition): void {
   const node = (id: string): NodeDefinition | undefined => (plugin.nodes ?? []).find((n) => n.id === id);
   conn.onRequest(NodeInvoke.type, async (raw, token) => {
-    const { signal, dispose } = signalFor(token, state.shutdown.signal);
-    const out = await guarded(signal, undefined, async () => {
+    const call = signalFor(token, state.shutdown.signal);
+    const out = await guarded(call, undefined, async () => {
       const request = NodeInvokeParams.parse(raw);
       const target = node(request.node);
       const handler = target && Object.hasOwn(target.commands, request.command) ? target.commands[request.command] : undefined;
       if (!handler) throw new ResponseError(ProtocolErrorCodes.CapabilityMissing, `node "${request.node}" has no command "${request.command}"`);
-      return { payload: (await handler(request.params, { ...baseContext(signal, state.settings, state.log), request })) ?? null };
+      return { payload: (await handler(request.params, Object.assign(baseContext(call, state.settings, state.log), { request }))) ?? null };
     });
-    dispose();
+    call.dispose();
     return out;
   });
 }

@@ -1,6 +1,7 @@
-import type { CancellationToken, MessageConnection } from 'vscode-jsonrpc/node';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { Log, LogLevel } from '../../protocol/index.js';
 import type { HandlerContext, PluginLogger } from '../plugin/types.js';
+import type { CallSignal } from './call-signal.js';
 
 /** A logger that sends `$/log` notifications (fire and forget). */
 export function createRemoteLogger(conn: MessageConnection): PluginLogger {
@@ -10,22 +11,25 @@ export function createRemoteLogger(conn: MessageConnection): PluginLogger {
   return { trace: send('trace'), debug: send('debug'), info: send('info'), warn: send('warn'), error: send('error') };
 }
 
-/** An AbortSignal that fires on the request's cancellation token or on plugin shutdown. */
-export function signalFor(token: CancellationToken, shutdown: AbortSignal): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onShutdown = (): void => controller.abort(new Error('the plugin is shutting down'));
-  if (token.isCancellationRequested) controller.abort(new Error('cancelled'));
-  const sub = token.onCancellationRequested(() => controller.abort(new Error('cancelled')));
-  shutdown.addEventListener('abort', onShutdown, { once: true });
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      sub.dispose();
-      shutdown.removeEventListener('abort', onShutdown);
-    },
-  };
+/**
+ * What every handler gets: its call's signal (built when first read), settings and logger. A
+ * class for the reason given at ToolCallContext (sdk/serve/handlers.ts).
+ */
+class CallContextBase implements HandlerContext {
+  readonly #call: CallSignal;
+  constructor(
+    call: CallSignal,
+    readonly settings: Record<string, unknown>,
+    readonly log: PluginLogger,
+  ) {
+    this.#call = call;
+  }
+
+  get signal(): AbortSignal {
+    return this.#call.signal;
+  }
 }
 
-export function baseContext(signal: AbortSignal, settings: Record<string, unknown>, log: PluginLogger): HandlerContext {
-  return { signal, settings, log };
+export function baseContext(call: CallSignal, settings: Record<string, unknown>, log: PluginLogger): HandlerContext {
+  return new CallContextBase(call, settings, log);
 }

@@ -26,19 +26,22 @@ import {
   ToolInvokeParams,
   ToolProgress,
   WORKSPACE_OPERATIONS,
+  type CallContext,
   type ExecProgressValue,
   type ExecRunOperation,
+  type WorkspaceService,
   type ProtocolErrorData,
   type ToolInvokeResult,
   type WorkspaceOperation,
 } from '../../protocol/index.js';
 import { isZodSchema } from '../plugin/define.js';
 import type { HandlerContext, PluginDefinition, SandboxBackendDefinition, SandboxOperationContext, ToolContext, ToolDefinition, ToolReturn } from '../plugin/types.js';
-import { baseContext, signalFor } from './context.js';
+import { signalFor, type CallSignal } from './call-signal.js';
+import { baseContext } from './context.js';
 import { invalidArgumentsResult } from './invalid-arguments.js';
 import { guarded } from './wire-errors.js';
 import { createWorkspaceProxy } from './workspace-proxy.js';
-import { createCallKernelClient } from './kernel-client.js';
+import { createCallKernelClient, type CallKernelClient } from './kernel-client.js';
 
 /** Shared state the handlers read; owned by bindPlugin. */
 export interface PluginState {
@@ -54,34 +57,71 @@ export interface PluginState {
 const notReady = (): ResponseError<ProtocolErrorData> => new ResponseError<ProtocolErrorData>(ProtocolErrorCodes.PluginNotReady, 'the handshake has not completed');
 const asResult = (r: ToolReturn): ToolInvokeResult => (typeof r === 'string' ? { content: [{ type: 'text', text: r }] } : r);
 
+/**
+ * A tool handler's context. The workspace proxy and the kernel client are built when the handler
+ * first uses them (most calls use neither), like the call's signal. A class, because an object
+ * literal with getters is built on V8's slow path (about 1.3 µs here, per call); its state is in
+ * `#` fields, so nothing of it shows to the handler. Spreading it (`{ ...ctx }`) does not copy the
+ * getters: code that extends a context assigns onto it instead.
+ */
+class ToolCallContext implements ToolContext {
+  readonly #conn: MessageConnection;
+  readonly #request: CallSignal;
+  readonly #context: CallContext | undefined;
+  readonly #progressToken: string | number | undefined;
+  #workspace: WorkspaceService | undefined;
+  #kernel: CallKernelClient | undefined;
+  readonly settings: Record<string, unknown>;
+  readonly log: ToolContext['log'];
+  readonly call: CallContext;
+
+  constructor(conn: MessageConnection, state: PluginState, request: CallSignal, context: CallContext | undefined, progressToken: string | number | undefined) {
+    this.#conn = conn;
+    this.#request = request;
+    this.#context = context;
+    this.#progressToken = progressToken;
+    this.settings = state.settings;
+    this.log = state.log;
+    this.call = context ?? {};
+  }
+
+  get signal(): AbortSignal {
+    return this.#request.signal;
+  }
+
+  get workspace(): WorkspaceService {
+    return (this.#workspace ??= createWorkspaceProxy(this.#conn, this.#context?.sessionKey, this.#request.signal));
+  }
+
+  get kernel(): CallKernelClient {
+    return (this.#kernel ??= createCallKernelClient(this.#conn, this.#context?.callToken));
+  }
+
+  // Arrow properties: handlers pass these on detached (`const { progress } = ctx`).
+  readonly reportTask = (task: Parameters<ToolContext['reportTask']>[0]): void =>
+    void this.#conn.sendNotification(TasksReport.type, { ...task, sessionKey: this.#context?.sessionKey }).catch(() => undefined);
+
+  readonly progress = (value: Parameters<ToolContext['progress']>[0]): void => {
+    if (this.#progressToken !== undefined) void this.#conn.sendProgress(ToolProgress.type, this.#progressToken, value).catch(() => undefined);
+  };
+}
+
 export function registerToolHandlers(conn: MessageConnection, state: PluginState): void {
   conn.onRequest(ToolInvoke.type, async (raw, token) => {
     if (!state.ready) return notReady();
-    const { signal, dispose } = signalFor(token, state.shutdown.signal);
+    const call = signalFor(token, state.shutdown.signal);
     // Params are the kernel's to get right, not ours to trust: null params are InvalidParams, not a TypeError.
     const named = (raw as { name?: unknown } | null | undefined)?.name;
-    const outcome = await guarded(signal, typeof named === 'string' ? named : undefined, async () => {
+    const outcome = await guarded(call, typeof named === 'string' ? named : undefined, async () => {
       const params = ToolInvokeParams.parse(raw);
       const tool = state.tools.get(params.name);
       if (!tool) throw new ResponseError(ProtocolErrorCodes.ToolNotFound, `no tool named "${params.name}" in this plugin`, { tool: params.name });
       const checked = isZodSchema(tool.inputSchema) ? tool.inputSchema.safeParse(params.arguments) : undefined;
       if (checked && !checked.success) return invalidArgumentsResult(params.name, checked.error);
       const args = checked ? checked.data : params.arguments;
-      const progressToken = params.progressToken;
-      const ctx = {
-        ...baseContext(signal, state.settings, state.log),
-        call: params.context ?? {},
-        workspace: createWorkspaceProxy(conn, params.context?.sessionKey, signal),
-        kernel: createCallKernelClient(conn, params.context?.callToken),
-        reportTask: (task: Parameters<ToolContext['reportTask']>[0]) =>
-          void conn.sendNotification(TasksReport.type, { ...task, sessionKey: params.context?.sessionKey }).catch(() => undefined),
-        progress: (value: { message?: string; progress?: number; total?: number }) => {
-          if (progressToken !== undefined) void conn.sendProgress(ToolProgress.type, progressToken, value).catch(() => undefined);
-        },
-      };
-      return asResult(await tool.handler(args, ctx));
+      return asResult(await tool.handler(args, new ToolCallContext(conn, state, call, params.context, params.progressToken)));
     });
-    dispose();
+    call.dispose();
     return outcome;
   });
 }
@@ -92,20 +132,20 @@ export function registerHookHandlers(conn: MessageConnection, state: PluginState
   conn.onRequest(HookBeforeToolCall.type, async (raw, token) => {
     if (!state.ready) return notReady();
     const before = hooks()?.before_tool_call;
-    const { signal, dispose } = signalFor(token, state.shutdown.signal);
-    const out = await guarded(signal, undefined, async () => (before ? ((await before.handler(BeforeToolCallEvent.parse(raw), baseContext(signal, state.settings, state.log))) ?? null) : null));
-    dispose();
+    const call = signalFor(token, state.shutdown.signal);
+    const out = await guarded(call, undefined, async () => (before ? ((await before.handler(BeforeToolCallEvent.parse(raw), baseContext(call, state.settings, state.log))) ?? null) : null));
+    call.dispose();
     return out;
   });
   conn.onRequest(HookAfterToolCall.type, async (raw, token) => {
     if (!state.ready) return notReady();
     const after = hooks()?.after_tool_call;
-    const { signal, dispose } = signalFor(token, state.shutdown.signal);
-    const out = await guarded(signal, undefined, async () => {
-      if (after) await after.handler(AfterToolCallEvent.parse(raw), baseContext(signal, state.settings, state.log));
+    const call = signalFor(token, state.shutdown.signal);
+    const out = await guarded(call, undefined, async () => {
+      if (after) await after.handler(AfterToolCallEvent.parse(raw), baseContext(call, state.settings, state.log));
       return null;
     });
-    dispose();
+    call.dispose();
     return out;
   });
 }
@@ -115,12 +155,12 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
   const sessions = new Map<string, SandboxBackendDefinition>();
   if (backends.size === 0) return;
   const ctxFor = (token: Parameters<typeof signalFor>[0]) => {
-    const s = signalFor(token, state.shutdown.signal);
-    return { ctx: baseContext(s.signal, state.settings, state.log), dispose: s.dispose };
+    const call = signalFor(token, state.shutdown.signal);
+    return { call, ctx: baseContext(call, state.settings, state.log) };
   };
   conn.onRequest(SandboxPrepare.type, async (raw, token) => {
-    const { ctx, dispose } = ctxFor(token);
-    const out = await guarded(ctx.signal, undefined, async () => {
+    const { call, ctx } = ctxFor(token);
+    const out = await guarded(call, undefined, async () => {
       const params = SandboxPrepareParams.parse(raw);
       const backend = backends.get(params.backendId);
       if (!backend) throw new ResponseError(ProtocolErrorCodes.CapabilityMissing, `no sandbox backend "${params.backendId}" in this plugin`);
@@ -128,31 +168,31 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
       sessions.set(params.session, backend);
       return result;
     });
-    dispose();
+    call.dispose();
     return out;
   });
   conn.onRequest(SandboxRelease.type, async (raw, token) => {
-    const { ctx, dispose } = ctxFor(token);
-    const out = await guarded(ctx.signal, undefined, async () => {
+    const { call, ctx } = ctxFor(token);
+    const out = await guarded(call, undefined, async () => {
       const { session } = SandboxRelease.params.parse(raw);
       await sessions.get(session)?.release?.(session, ctx);
       sessions.delete(session);
       return null;
     });
-    dispose();
+    call.dispose();
     return out;
   });
   for (const [op, descriptor] of Object.entries(SANDBOX_ADMIN_METHODS)) {
     conn.onRequest(descriptor.type as any, async (raw: unknown, token: Parameters<typeof signalFor>[0]) => {
-      const { ctx, dispose } = ctxFor(token);
-      const out = await guarded(ctx.signal, undefined, async () => {
+      const { call, ctx } = ctxFor(token);
+      const out = await guarded(call, undefined, async () => {
         const params = descriptor.params.parse(raw);
         const backend = backends.get(params.backendId);
         const handler = backend?.admin?.[op as keyof typeof SANDBOX_ADMIN_METHODS] as ((p: unknown, c: HandlerContext) => unknown) | undefined;
         if (!handler) throw new ResponseError(ProtocolErrorCodes.CapabilityMissing, `no sandbox backend "${params.backendId}" serving ${descriptor.method} in this plugin`);
         return (await handler(params, ctx)) ?? null;
       });
-      dispose();
+      call.dispose();
       return out;
     });
   }
@@ -162,8 +202,8 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
   ];
   for (const [op, descriptor, paramsSchema] of operations) {
     conn.onRequest(descriptor.type as any, async (raw: { session?: string; progressToken?: string | number }, token: Parameters<typeof signalFor>[0]) => {
-      const { ctx, dispose } = ctxFor(token);
-      const out = await guarded(ctx.signal, undefined, async () => {
+      const { call, ctx } = ctxFor(token);
+      const out = await guarded(call, undefined, async () => {
         const backend = sessions.get(String(raw?.session));
         if (!backend) throw new ResponseError(ProtocolErrorCodes.InvalidParams, `session "${raw?.session}" was not prepared`);
         const handler = backend.operations[op] as ((p: unknown, c: SandboxOperationContext) => unknown) | undefined;
@@ -171,9 +211,9 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
         const params = (paramsSchema as { parse(v: unknown): object }).parse(raw);
         const progressToken = op === 'exec' ? raw.progressToken : undefined;
         const progress = progressToken === undefined ? undefined : (value: ExecProgressValue) => void conn.sendProgress(ExecProgress.type, progressToken, value).catch(() => undefined);
-        return (await handler({ ...params, session: raw.session }, progress ? { ...ctx, progress } : ctx)) ?? null;
+        return (await handler({ ...params, session: raw.session }, progress ? Object.assign(ctx, { progress }) : ctx)) ?? null;
       });
-      dispose();
+      call.dispose();
       return out;
     });
   }
@@ -185,9 +225,9 @@ export function registerTaskLedgerHandlers(conn: MessageConnection, state: Plugi
   const serve = <P>(descriptor: { type: unknown; params: { parse(raw: unknown): P } }, run: (params: P, ctx: HandlerContext) => unknown): void => {
     conn.onRequest(descriptor.type as any, async (raw: unknown, token: Parameters<typeof signalFor>[0]) => {
       if (!state.ready) return notReady();
-      const { signal, dispose } = signalFor(token, state.shutdown.signal);
-      const out = await guarded(signal, undefined, async () => run(descriptor.params.parse(raw), baseContext(signal, state.settings, state.log)));
-      dispose();
+      const call = signalFor(token, state.shutdown.signal);
+      const out = await guarded(call, undefined, async () => run(descriptor.params.parse(raw), baseContext(call, state.settings, state.log)));
+      call.dispose();
       return out;
     });
   };
@@ -200,9 +240,9 @@ export function registerTaskCancelHandler(conn: MessageConnection, state: Plugin
   const cancelTask = plugin.cancelTask;
   conn.onRequest(TasksCancel.type, async (raw, token) => {
     if (!state.ready) return notReady();
-    const { signal, dispose } = signalFor(token, state.shutdown.signal);
-    const out = await guarded(signal, undefined, async () => ({ stopped: cancelTask ? (await cancelTask(TasksCancel.params.parse(raw).localId, baseContext(signal, state.settings, state.log))) === true : false }));
-    dispose();
+    const call = signalFor(token, state.shutdown.signal);
+    const out = await guarded(call, undefined, async () => ({ stopped: cancelTask ? (await cancelTask(TasksCancel.params.parse(raw).localId, baseContext(call, state.settings, state.log))) === true : false }));
+    call.dispose();
     return out;
   });
 }
@@ -212,14 +252,14 @@ export function registerSkillHandlers(conn: MessageConnection, state: PluginStat
   if (sources.size === 0) return;
   conn.onRequest(SkillsList.type, async (raw, token) => {
     if (!state.ready) return notReady();
-    const { signal, dispose } = signalFor(token, state.shutdown.signal);
-    const out = await guarded(signal, undefined, async () => {
+    const call = signalFor(token, state.shutdown.signal);
+    const out = await guarded(call, undefined, async () => {
       const params = SkillsListParams.parse(raw);
       const source = sources.get(params.label);
       if (!source) throw new ResponseError(ProtocolErrorCodes.InvalidParams, `no skill source "${params.label}" in this plugin`);
-      return SkillsListResult.parse(await source.list(baseContext(signal, state.settings, state.log), params));
+      return SkillsListResult.parse(await source.list(baseContext(call, state.settings, state.log), params));
     });
-    dispose();
+    call.dispose();
     return out;
   });
   for (const source of sources.values()) {

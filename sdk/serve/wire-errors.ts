@@ -5,7 +5,7 @@ import { PluginError, WorkspaceError } from '../plugin/errors.js';
 import { confinementDenied } from './confinement-denial.js';
 
 /** Turns whatever a handler threw into the error response the kernel receives. */
-export function toResponseError(error: unknown, signal: AbortSignal, tool?: string): ResponseError<ProtocolErrorData> {
+export function toResponseError(error: unknown, signal: { readonly aborted: boolean }, tool?: string): ResponseError<ProtocolErrorData> {
   if (error instanceof ResponseError) return error as ResponseError<ProtocolErrorData>;
   if (error instanceof WorkspaceError) return new ResponseError(ProtocolErrorCodes.WorkspaceError, error.message, error.data);
   if (error instanceof PluginError) return new ResponseError(error.code, error.message, error.data);
@@ -20,7 +20,7 @@ export function toResponseError(error: unknown, signal: AbortSignal, tool?: stri
 }
 
 /** Runs a handler, mapping thrown errors to wire errors. */
-export async function guarded<T>(signal: AbortSignal, tool: string | undefined, run: () => Promise<T>): Promise<T | ResponseError<ProtocolErrorData>> {
+export async function guarded<T>(signal: { readonly aborted: boolean }, tool: string | undefined, run: () => Promise<T>): Promise<T | ResponseError<ProtocolErrorData>> {
   try {
     return await run();
   } catch (error) {
