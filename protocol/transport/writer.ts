@@ -12,16 +12,18 @@ function isResponse(msg: Message): msg is Message & { id: number | string | null
  * an oversized response becomes a MessageTooLarge error response, an oversized request or
  * notification is refused (the request's promise rejects).
  *
- * Messages written in one turn of the event loop (up to the next `process.nextTick`) leave in
- * one write. Why: a kernel serving 1,000 concurrent calls reached the pipe a message at a time,
- * one system call and one wake-up of the reader per message (a third of its CPU in that burst);
- * a bare client firing the same requests in one loop got them batched by the stream for free.
- * A lone call waits for no timer: the tick runs before any I/O.
+ * The first message of a tick is written at once; the ones after it in the same tick (up to the
+ * next `process.nextTick`) leave together in one write. Why: a kernel serving 1,000 concurrent
+ * calls reached the pipe a message at a time, one system call and one wake-up of the reader per
+ * message (a third of its CPU in that burst), where a bare client firing the same requests in one
+ * loop got them batched by the stream for free. Deferring every message to the tick instead cost
+ * a lone sequential call about 10 µs.
  */
 export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private batch: string[] = [];
   private waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
-  private flushScheduled = false;
+  /** A message went out in this tick: the next ones wait for the tick's flush. */
+  private tickOpen = false;
 
   constructor(
     private readonly writable: Writable,
@@ -49,12 +51,14 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     }
     if (this.closed()) return Promise.reject(this.closedError());
     return new Promise((resolve, reject) => {
-      this.batch.push(text);
-      this.waiting.push({ resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        process.nextTick(this.flush);
+      if (this.tickOpen) {
+        this.batch.push(text);
+        this.waiting.push({ resolve, reject });
+        return;
       }
+      this.tickOpen = true;
+      process.nextTick(this.flush);
+      this.writable.write(text, 'utf8', (error) => (error ? reject(error) : resolve()));
     });
   }
 
@@ -64,7 +68,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   }
 
   private readonly flush = (): void => {
-    this.flushScheduled = false;
+    this.tickOpen = false;
     if (this.batch.length === 0) return;
     const texts = this.batch;
     const waiting = this.waiting;
