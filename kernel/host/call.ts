@@ -54,73 +54,116 @@ export function requestWithDeadline<P extends object, R>(
   options: DeadlineOptions,
   ctx: { pluginId: string; what: string; inflight: InflightCalls },
 ): Promise<R> {
-  return new Promise<R>((resolve, reject) => {
-    const { signal } = options;
-    const started = Date.now();
-    const source = new CancellationTokenSource();
-    // $/cancelRequest over a closed channel throws inside the library (which logs it to the console).
-    const cancel = (): void => {
-      if (!isChannelClosed(conn)) source.cancel();
-    };
-    let settled = false;
-    let timer: NodeJS.Timeout | undefined;
-    let progressSub: { dispose(): void } | undefined;
-    const finish = (settle: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      progressSub?.dispose();
-      untrack();
-      settle();
-    };
-    const fail = (error: KernelError): void => finish(() => reject(error));
-    /** The error the call ends with once the plugin confirmed it stopped (or the grace ran out). */
-    let stopping: KernelError | undefined;
-    const stopThen = (error: KernelError): void => {
-      cancel(); // sends $/cancelRequest
-      if (!options.cancelGraceMs) return fail(error);
-      stopping = error;
-      clearTimeout(timer);
-      timer = setTimeout(() => fail(error), options.cancelGraceMs);
-    };
-    // A plugin that let its deadline pass gets no grace: it already proved it does not answer.
-    const onTimeout = (): void => {
-      cancel();
-      const waited = Date.now() - started;
-      fail(new KernelError('PLUGIN_TIMEOUT', `${ctx.what} on plugin "${ctx.pluginId}" did not answer within ${waited} ms (deadline ${options.timeoutMs} ms, cap ${options.maxTotalMs} ms)`, { pluginId: ctx.pluginId }));
-    };
-    const arm = (): void => {
-      clearTimeout(timer);
-      const left = Math.min(options.timeoutMs, options.maxTotalMs - (Date.now() - started));
-      timer = setTimeout(onTimeout, Math.max(0, left));
-    };
-    const cancelledError = (): KernelError => new KernelError('CANCELLED', `${ctx.what} on plugin "${ctx.pluginId}" was cancelled`, { pluginId: ctx.pluginId, cause: signal?.reason });
-    function onAbort(): void {
-      stopThen(cancelledError());
-    }
-    const untrack = ctx.inflight.add(fail);
-    if (signal?.aborted) return fail(cancelledError()); // nothing sent yet: nothing to wait for
-    signal?.addEventListener('abort', onAbort, { once: true });
+  return new Promise<R>((resolve, reject) => new PendingRequest<R>(conn, options, ctx, resolve, reject).send(type, params));
+}
+
+const onDeadline = (call: { timedOut(): void }): void => call.timedOut();
+const onGraceOver = (call: { fail(error: KernelError): void; stopping?: KernelError }): void => call.fail(call.stopping!);
+
+/**
+ * One request in flight. A class with methods, not a dozen closures per call: a burst of
+ * concurrent calls paid for those closures in garbage collections. The instance is the abort
+ * listener (`handleEvent`) and the timers' argument.
+ */
+class PendingRequest<R> {
+  private readonly started = Date.now();
+  private readonly source = new CancellationTokenSource();
+  private settled = false;
+  private timer: NodeJS.Timeout | undefined;
+  private progressSub: { dispose(): void } | undefined;
+  private untrack: (() => void) | undefined;
+  /** The error the call ends with once the plugin confirmed it stopped (or the grace ran out). */
+  stopping: KernelError | undefined;
+
+  constructor(
+    private readonly conn: MessageConnection,
+    private readonly options: DeadlineOptions,
+    private readonly ctx: { pluginId: string; what: string; inflight: InflightCalls },
+    private readonly resolve: (value: R) => void,
+    private readonly reject: (error: KernelError) => void,
+  ) {}
+
+  send<P extends object>(type: RequestType<P, R, unknown>, params: P): void {
+    const { signal } = this.options;
+    this.untrack = this.ctx.inflight.add((error) => this.fail(error));
+    if (signal?.aborted) return this.fail(this.cancelledError()); // nothing sent yet: nothing to wait for
+    signal?.addEventListener('abort', this, { once: true });
     let answer: Promise<R>;
     try {
-      let sent = params;
-      if (options.onProgress || options.withProgress) {
+      let sent: object = params;
+      if (this.options.onProgress || this.options.withProgress) {
         const token = `p${++progressCounter}`;
-        progressSub = conn.onProgress(ToolProgress.type, token, (value) => {
-          if (!stopping) arm();
-          options.onProgress?.(value);
-        });
-        sent = { ...params, progressToken: token };
+        this.progressSub = this.conn.onProgress(ToolProgress.type, token, (value) => this.onProgress(value));
+        sent = Object.assign({}, params, { progressToken: token });
       }
-      arm();
-      answer = (conn.sendRequest as (t: unknown, p: unknown, k: unknown) => Promise<R>)(type, sent, source.token);
+      this.arm();
+      answer = (this.conn.sendRequest as (t: unknown, p: unknown, k: unknown) => Promise<R>)(type, sent, this.source.token);
     } catch (error) {
-      return fail(toKernelError(error, ctx.pluginId, ctx.what)); // a closed connection throws at once
+      return this.fail(toKernelError(error, this.ctx.pluginId, this.ctx.what)); // a closed connection throws at once
     }
     answer.then(
-      (result) => (stopping ? fail(stopping) : finish(() => resolve(result))),
-      (error) => (stopping ? fail(stopping) : fail(toKernelError(error, ctx.pluginId, ctx.what))),
+      (result) => (this.stopping ? this.fail(this.stopping) : this.finish(result)),
+      (error) => this.fail(this.stopping ?? toKernelError(error, this.ctx.pluginId, this.ctx.what)),
     );
-  });
+  }
+
+  /** The caller's signal aborted (EventListener interface). */
+  handleEvent(): void {
+    this.stopThen(this.cancelledError());
+  }
+
+  /** A plugin that let its deadline pass gets no grace: it already proved it does not answer. */
+  timedOut(): void {
+    this.cancel();
+    const waited = Date.now() - this.started;
+    const { timeoutMs, maxTotalMs } = this.options;
+    this.fail(new KernelError('PLUGIN_TIMEOUT', `${this.ctx.what} on plugin "${this.ctx.pluginId}" did not answer within ${waited} ms (deadline ${timeoutMs} ms, cap ${maxTotalMs} ms)`, { pluginId: this.ctx.pluginId }));
+  }
+
+  fail(error: KernelError): void {
+    if (this.cleanUp()) this.reject(error);
+  }
+
+  private finish(result: R): void {
+    if (this.cleanUp()) this.resolve(result);
+  }
+
+  /** False when the call had already settled. */
+  private cleanUp(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.options.signal?.removeEventListener('abort', this);
+    this.progressSub?.dispose();
+    this.untrack?.();
+    return true;
+  }
+
+  private onProgress(value: ToolProgressValue): void {
+    if (!this.stopping) this.arm();
+    this.options.onProgress?.(value);
+  }
+
+  private arm(): void {
+    clearTimeout(this.timer);
+    const left = Math.min(this.options.timeoutMs, this.options.maxTotalMs - (Date.now() - this.started));
+    this.timer = setTimeout(onDeadline, Math.max(0, left), this);
+  }
+
+  /** $/cancelRequest over a closed channel throws inside the library (which logs it to the console). */
+  private cancel(): void {
+    if (!isChannelClosed(this.conn)) this.source.cancel();
+  }
+
+  private stopThen(error: KernelError): void {
+    this.cancel(); // sends $/cancelRequest
+    if (!this.options.cancelGraceMs) return this.fail(error);
+    this.stopping = error;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(onGraceOver, this.options.cancelGraceMs, this);
+  }
+
+  private cancelledError(): KernelError {
+    return new KernelError('CANCELLED', `${this.ctx.what} on plugin "${this.ctx.pluginId}" was cancelled`, { pluginId: this.ctx.pluginId, cause: this.options.signal?.reason });
+  }
 }

@@ -143,6 +143,47 @@ export function createPluginHost(options: PluginHostOptions) {
     return p;
   };
   const usable = (p: ManagedPlugin): boolean => p.state !== 'failed' && p.state !== 'stopped' && p.state !== 'stopping';
+  const findTool = (p: ManagedPlugin, toolName: string) => p.contributes.tools.find((t) => t.name === toolName);
+
+  /** A plugin not running has no live tool list yet: starting it learns it (or says why it cannot run). */
+  const invokeAfterStart = async (p: ManagedPlugin, toolName: string, params: Record<string, unknown>, opts: InvokeOptions): Promise<ToolInvokeResult> => {
+    const tool = findTool(p, toolName) ?? (p.state !== 'ready' ? (await p.start(), findTool(p, toolName)) : undefined);
+    // Only tools the kernel accepted are callable: a refused one (a name another plugin owns...) never reaches the plugin.
+    if (!tool) {
+      const refused = p.tools.rejected.find((r) => r.name === toolName);
+      throw new KernelError('TOOL_NOT_FOUND', refused ? `tool "${toolName}" was refused: ${refused.reason}` : `plugin "${p.id}" serves no tool "${toolName}"`, { pluginId: p.id });
+    }
+    return invokeFound(p, tool, params, opts);
+  };
+
+  /**
+   * Runs a tool in its plugin with an idle deadline (the tool's, capped by the operator's
+   * `callMs`; reset by progress) under the `maxCallMs` ceiling, cancellation and progress.
+   * The result is cut to the plugin's `maxResultBytes`.
+   */
+  const invokeFound = (p: ManagedPlugin, tool: { name: string; timeoutMs?: number }, params: Record<string, unknown>, opts: InvokeOptions): Promise<ToolInvokeResult> => {
+    const { idleMs, maxTotalMs } = toolDeadline(p.config.timeouts, tool.timeoutMs, opts.timeoutMs);
+    const toolName = tool.name;
+    const context = { sessionKey: opts.sessionKey, agentId: opts.agentId, toolCallId: opts.toolCallId, callToken: opts.callToken, deadline: Date.now() + idleMs };
+    return p
+      .request(
+        ToolInvoke.type,
+        { name: toolName, arguments: params, context },
+        { signal: opts.signal, timeoutMs: idleMs, maxTotalMs, onProgress: opts.onProgress, withProgress: true, cancelGraceMs: CANCEL_GRACE_MS },
+        `tool "${toolName}"`,
+      )
+      .then(
+        (raw) => {
+          const parsed = ToolInvokeResult.safeParse(raw);
+          if (!parsed.success) throw invalidResult(`tool "${toolName}" of plugin "${p.id}" returned an invalid result`, p.id, parsed.error);
+          return capToolResult(parsed.data, p.config.maxResultBytes);
+        },
+        async (error: unknown) => {
+          await reportDenial(p.id, error, { tool: toolName, agentId: opts.agentId, session: opts.sessionKey, toolCallId: opts.toolCallId });
+          throw error;
+        },
+      );
+  };
 
   return {
     /** Starts every non-lazy plugin; resolves when each is ready or has failed (see status()). */
@@ -237,33 +278,17 @@ export function createPluginHost(options: PluginHostOptions) {
      * `callMs`; reset by progress) under the `maxCallMs` ceiling, cancellation and progress.
      * The result is cut to the plugin's `maxResultBytes`.
      */
-    async invokeTool(pluginId: string, toolName: string, params: Record<string, unknown>, opts: InvokeOptions = {}): Promise<ToolInvokeResult> {
-      const p = get(pluginId);
-      const find = () => p.contributes.tools.find((t) => t.name === toolName);
-      // A plugin not running has no live tool list yet: starting it learns it (or says why it cannot run).
-      const tool = find() ?? (p.state !== 'ready' ? (await p.start(), find()) : undefined);
-      // Only tools the kernel accepted are callable: a refused one (a name another plugin owns...) never reaches the plugin.
-      if (!tool) {
-        const refused = p.tools.rejected.find((r) => r.name === toolName);
-        throw new KernelError('TOOL_NOT_FOUND', refused ? `tool "${toolName}" was refused: ${refused.reason}` : `plugin "${pluginId}" serves no tool "${toolName}"`, { pluginId });
-      }
-      const { idleMs, maxTotalMs } = toolDeadline(p.config.timeouts, tool.timeoutMs, opts.timeoutMs);
-      const context = { sessionKey: opts.sessionKey, agentId: opts.agentId, toolCallId: opts.toolCallId, callToken: opts.callToken, deadline: Date.now() + idleMs };
-      let raw: unknown;
+    invokeTool(pluginId: string, toolName: string, params: Record<string, unknown>, opts: InvokeOptions = {}): Promise<ToolInvokeResult> {
+      // The running plugin's common case stays one promise chain (no async frames of its own):
+      // each async layer was garbage a burst of calls paid for in collections.
+      let p: ManagedPlugin;
       try {
-        raw = await p.request(
-          ToolInvoke.type,
-          { name: toolName, arguments: params, context },
-          { signal: opts.signal, timeoutMs: idleMs, maxTotalMs, onProgress: opts.onProgress, withProgress: true, cancelGraceMs: CANCEL_GRACE_MS },
-          `tool "${toolName}"`,
-        );
+        p = get(pluginId);
       } catch (error) {
-        await reportDenial(pluginId, error, { tool: toolName, agentId: opts.agentId, session: opts.sessionKey, toolCallId: opts.toolCallId });
-        throw error;
+        return Promise.reject(error);
       }
-      const parsed = ToolInvokeResult.safeParse(raw);
-      if (!parsed.success) throw invalidResult(`tool "${toolName}" of plugin "${pluginId}" returned an invalid result`, pluginId, parsed.error);
-      return capToolResult(parsed.data, p.config.maxResultBytes);
+      const tool = p.state === 'ready' ? findTool(p, toolName) : undefined;
+      return tool ? invokeFound(p, tool, params, opts) : invokeAfterStart(p, toolName, params, opts);
     },
 
     /** Calls a plugin's hook. before_tool_call answers a decision (null = no opinion). */

@@ -145,17 +145,24 @@ export class ManagedPlugin {
   }
 
   /** Sends a request once the plugin is ready, with deadline, cancellation and progress. */
-  async request<P extends object, R>(type: RequestType<P, R, unknown>, params: P, options: DeadlineOptions, what: string): Promise<R> {
+  request<P extends object, R>(type: RequestType<P, R, unknown>, params: P, options: DeadlineOptions, what: string): Promise<R> {
+    return this.state === 'ready' && this.conn ? this.send(this.conn, type, params, options, what) : this.requestAfterStart(type, params, options, what);
+  }
+
+  private async requestAfterStart<P extends object, R>(type: RequestType<P, R, unknown>, params: P, options: DeadlineOptions, what: string): Promise<R> {
     if (this.state !== 'ready') await this.start();
     const conn = this.conn;
-    const gen = this.generation;
     if (!conn || this.state !== 'ready') throw this.refusal() ?? new KernelError('PLUGIN_NOT_READY', `plugin "${this.id}" is not ready`, { pluginId: this.id });
-    try {
-      return await requestWithDeadline(conn, type, params, options, { pluginId: this.id, what, inflight: this.inflight });
-    } catch (error) {
+    return this.send(conn, type, params, options, what);
+  }
+
+  /** One promise chain, no async frame: the ready path is every call's. */
+  private send<P extends object, R>(conn: MessageConnection, type: RequestType<P, R, unknown>, params: P, options: DeadlineOptions, what: string): Promise<R> {
+    const gen = this.generation;
+    return requestWithDeadline(conn, type, params, options, { pluginId: this.id, what, inflight: this.inflight }).catch((error: unknown) => {
       this.afterFailedRequest(gen, conn, error, what);
       throw error;
-    }
+    });
   }
 
   /** A broken channel (EPIPE on write) is a crash; a missed deadline gets a liveness ping. */
