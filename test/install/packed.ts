@@ -32,12 +32,28 @@ const prebuilds = (() => {
   };
 })();
 
+/**
+ * The machine's global npmrc, as npm finds it for this checkout. An install into another prefix
+ * would look for `<prefix>/etc/npmrc` instead and lose what the machine set there (a CA file for a
+ * TLS-inspecting proxy, a registry mirror): every registry fetch then failed here.
+ */
+const globalNpmrc = (() => {
+  let file: string | undefined;
+  return (): string => (file ??= execFileSync('npm', ['config', 'get', 'globalconfig'], { cwd: REPO, encoding: 'utf8' }).trim());
+})();
+
+/** What a user's shell would hand npm to reach the registry: proxies and extra CA certificates. */
+const NETWORK_ENV = ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
+
 /** Quiet npm, no PINCER_* leaking in from the test's own environment. */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const network = Object.fromEntries(NETWORK_ENV.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NO_COLOR: '1',
+    ...network,
+    npm_config_globalconfig: globalNpmrc(),
     npm_config_audit: 'false',
     npm_config_fund: 'false',
     npm_config_update_notifier: 'false',
