@@ -281,14 +281,14 @@ export function createPluginHost(options: PluginHostOptions) {
     invokeTool(pluginId: string, toolName: string, params: Record<string, unknown>, opts: InvokeOptions = {}): Promise<ToolInvokeResult> {
       // The running plugin's common case stays one promise chain (no async frames of its own):
       // each async layer was garbage a burst of calls paid for in collections.
-      let p: ManagedPlugin;
+      // Whatever the fast path throws (an unknown plugin, options a JavaScript caller got wrong) rejects.
       try {
-        p = get(pluginId);
+        const p = get(pluginId);
+        const tool = p.state === 'ready' ? findTool(p, toolName) : undefined;
+        return tool ? invokeFound(p, tool, params, opts) : invokeAfterStart(p, toolName, params, opts);
       } catch (error) {
         return Promise.reject(error);
       }
-      const tool = p.state === 'ready' ? findTool(p, toolName) : undefined;
-      return tool ? invokeFound(p, tool, params, opts) : invokeAfterStart(p, toolName, params, opts);
     },
 
     /** Calls a plugin's hook. before_tool_call answers a decision (null = no opinion). */

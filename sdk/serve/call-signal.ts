@@ -46,11 +46,17 @@ class LazyCallSignal implements CallSignal {
   private controller: AbortController | undefined;
   private subscription: Disposable | undefined;
   private disposed = false;
+  /** Why the call was stopped when it was answered: a signal first read after that is as it was then. */
+  private frozen: string | undefined;
+  /** A shutdown older than the request never reached a signal read after the answer. */
+  private readonly shutdownEarlier: boolean;
 
   constructor(
     private readonly token: CancellationToken,
     private readonly shutdown: AbortSignal,
-  ) {}
+  ) {
+    this.shutdownEarlier = shutdown.aborted;
+  }
 
   get signal(): AbortSignal {
     if (this.controller) return this.controller.signal;
@@ -75,6 +81,9 @@ class LazyCallSignal implements CallSignal {
   }
 
   dispose(): void {
+    // Frozen now, as an AbortSignal built at the start would have been: a cancel crossing the
+    // answer must not abort it later, a shutdown that came while the call ran must.
+    if (!this.controller && !this.disposed) this.frozen = this.token.isCancellationRequested ? CANCELLED : this.shutdown.aborted && !this.shutdownEarlier ? SHUTTING_DOWN : undefined;
     this.disposed = true;
     this.subscription?.dispose();
     this.subscription = undefined;
@@ -82,12 +91,13 @@ class LazyCallSignal implements CallSignal {
   }
 
   /**
-   * The request's token first, as its own cancellation is the likelier one. A shutdown after
-   * the answer no longer counts (as with a listener removed at dispose).
+   * The request's token first, as its own cancellation is the likelier one. After the answer,
+   * what it was then: later cancels and shutdowns no longer count (as with listeners removed at dispose).
    */
   private reasonNow(): string | undefined {
+    if (this.disposed) return this.frozen;
     if (this.token.isCancellationRequested) return CANCELLED;
-    return !this.disposed && this.shutdown.aborted ? SHUTTING_DOWN : undefined;
+    return this.shutdown.aborted ? SHUTTING_DOWN : undefined;
   }
 }
 

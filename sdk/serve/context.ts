@@ -28,6 +28,16 @@ class CallContextBase implements HandlerContext {
   get signal(): AbortSignal {
     return this.#call.signal;
   }
+
+  // Assignable, as the type (and the object literal before it) allows: a handler combining signals.
+  set signal(value: AbortSignal) {
+    ownProperty(this, 'signal', value);
+  }
+}
+
+/** Replaces a context's getter with a plain property, as an assignment to an object literal would. */
+export function ownProperty(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 export function baseContext(call: CallSignal, settings: Record<string, unknown>, log: PluginLogger): HandlerContext {

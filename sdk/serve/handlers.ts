@@ -37,7 +37,7 @@ import {
 import { isZodSchema } from '../plugin/define.js';
 import type { HandlerContext, PluginDefinition, SandboxBackendDefinition, SandboxOperationContext, ToolContext, ToolDefinition, ToolReturn } from '../plugin/types.js';
 import { signalFor, type CallSignal } from './call-signal.js';
-import { baseContext } from './context.js';
+import { baseContext, ownProperty } from './context.js';
 import { invalidArgumentsResult } from './invalid-arguments.js';
 import { guarded } from './wire-errors.js';
 import { createWorkspaceProxy } from './workspace-proxy.js';
@@ -95,6 +95,19 @@ class ToolCallContext implements ToolContext {
 
   get kernel(): CallKernelClient {
     return (this.#kernel ??= createCallKernelClient(this.#conn, this.#context?.callToken));
+  }
+
+  // Assignable, as the type (and the object literal before it) allows: a handler wrapping its workspace.
+  set signal(value: AbortSignal) {
+    ownProperty(this, 'signal', value);
+  }
+
+  set workspace(value: WorkspaceService) {
+    ownProperty(this, 'workspace', value);
+  }
+
+  set kernel(value: CallKernelClient) {
+    ownProperty(this, 'kernel', value);
   }
 
   // Arrow properties: handlers pass these on detached (`const { progress } = ctx`).
