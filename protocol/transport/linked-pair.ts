@@ -24,7 +24,8 @@ export function createStreamTransport(
 ): MessageTransport {
   const opts = { peer: options.peer, maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES };
   const writer = new NdjsonMessageWriter(output, opts);
-  return { reader: new NdjsonMessageReader(input, opts), writer, close: () => output.end() };
+  // Through the writer: what it accepted in this tick goes out before the end.
+  return { reader: new NdjsonMessageReader(input, opts), writer, close: () => writer.end() };
 }
 
 /**

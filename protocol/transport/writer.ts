@@ -79,9 +79,14 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
       for (const w of waiting) w.reject(error);
       return;
     }
-    this.writable.write(texts.length === 1 ? texts[0]! : texts.join(''), 'utf8', (error) => {
-      for (const w of waiting) error ? w.reject(error) : w.resolve();
-    });
+    // Corked, the stream hands the batch to one writev; no joined string that could pass V8's
+    // string length limit when many large messages share a tick.
+    this.writable.cork();
+    for (let i = 0; i < texts.length; i++) {
+      const w = waiting[i]!;
+      this.writable.write(texts[i]!, 'utf8', (error) => (error ? w.reject(error) : w.resolve()));
+    }
+    this.writable.uncork();
   };
 
   private closed(): boolean {

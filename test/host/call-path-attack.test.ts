@@ -206,9 +206,8 @@ describe('writer: order, end, closing', () => {
   });
 
   // Before the batching, every message was handed to the stream when written, so a transport
-  // closed right after sending delivered it. MessageTransport.close() ends the stream itself,
-  // past the writer's end() and its flush (protocol/transport/linked-pair.ts, not in this change).
-  it.fails('KNOWN: transport.close() in the tick of a second message drops it (close bypasses the writer)', async () => {
+  // closed right after sending delivered it; close() goes through the writer's end() and its flush.
+  it('transport.close() in the tick of a second message still sends it', async () => {
     const { stream, lines } = recorder();
     const transport = createStreamTransport(new Writable() as never, stream, { peer: 't' });
     const sent = [transport.writer.write({ jsonrpc: '2.0', method: 'a' } as never), transport.writer.write({ jsonrpc: '2.0', method: 'b' } as never)];

@@ -2,12 +2,19 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { NdjsonMessageWriter } from '../../protocol/index.js';
 
-/** A writable that records each write it is handed (one entry per system call it would make). */
+/**
+ * A writable that records each write it is handed, one entry per system call a socket would make:
+ * like a net.Socket, it takes what was written while corked as one writev.
+ */
 function recorder(): { stream: Writable; writes: string[] } {
   const writes: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
       writes.push(chunk.toString());
+      done();
+    },
+    writev(chunks, done) {
+      writes.push(chunks.map(({ chunk }) => String(chunk)).join(''));
       done();
     },
   });
@@ -52,7 +59,7 @@ describe('the ndjson writer batches what one tick writes', () => {
     const { stream, writes } = recorder();
     const writer = new NdjsonMessageWriter(stream, { peer: 'test', maxMessageBytes: 200 });
     const first = writer.write(note(0));
-    const big = writer.write({ jsonrpc: '2.0', method: 'n', params: { text: 'x'.repeat(500) } });
+    const big = writer.write({ jsonrpc: '2.0', method: 'n', params: { text: 'x'.repeat(500) } } as Parameters<NdjsonMessageWriter['write']>[0]);
     const small = writer.write(note(1));
     await expect(big).rejects.toThrow(/too large|exceeds|bytes/i);
     await Promise.all([first, small]);
