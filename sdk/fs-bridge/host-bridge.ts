@@ -1,11 +1,11 @@
-import { constants, fstatSync, lstatSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import type { WorkspaceDirEntry, WorkspaceStat } from '../../protocol/v1/workspace-types.js';
 import { replaceFileAt } from './atomic-write.js';
-import { DEFAULT_MAX_READ_BYTES, readBounded } from './bounded-read.js';
+import { DEFAULT_MAX_READ_BYTES, readBoundedFd } from './bounded-read.js';
 import { WorkspaceError, toWorkspaceError } from './errors.js';
 import { fileFacts, fileVersion } from './file-version.js';
 import { changedError, openDirectoryChain, type HeldDirectory } from './held-directory.js';
-import { assertPolicyPathNamesTarget, openVerified } from './open-verified.js';
+import { assertPolicyPathNamesFile, openVerifiedFd } from './open-verified.js';
 import { PathGuard, type GuardedPath } from './path-guard.js';
 import type { PathMapping } from './path-mappings.js';
 import { readDirectoryEntries } from './read-directory.js';
@@ -76,19 +76,20 @@ export class HostFsBridge {
     options.signal?.throwIfAborted();
     const guarded = await this.guard.admit(input);
     // O_NONBLOCK: opening a FIFO must not hang the bridge; it is refused below as not a file.
-    const handle = await openVerified(this.guard, guarded, constants.O_RDONLY | constants.O_NONBLOCK);
+    // A raw fd, opened and read synchronously (see openVerifiedFd, readBoundedFd).
+    const fd = await openVerifiedFd(this.guard, guarded, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      const stat = await handle.stat({ bigint: true });
+      const stat = fstatSync(fd, { bigint: true });
       if (!stat.isFile()) throw new WorkspaceError('NOT_A_FILE', `Not a regular file: ${input}`, { path: input });
       if (stat.nlink > 1n && !this.#allowHardLinks) throw hardLinked(input, stat.nlink);
-      if (options.expectedPolicyPath !== undefined) await assertPolicyPathNamesTarget(this.guard, options.expectedPolicyPath, handle);
+      if (options.expectedPolicyPath !== undefined) await assertPolicyPathNamesFile(this.guard, options.expectedPolicyPath, stat);
       options.signal?.throwIfAborted();
-      const data = await readBounded(handle, options.maxBytes ?? this.#maxReadBytes, input, Number(stat.size));
+      const data = await readBoundedFd(fd, options.maxBytes ?? this.#maxReadBytes, input, Number(stat.size));
       return { path: guarded.canonicalPath, data, version: fileVersion(stat) };
     } catch (error) {
       throw toWorkspaceError(error, input, 'read');
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
 

@@ -1,5 +1,5 @@
 import fs, { type FileHandle } from 'node:fs/promises';
-import { constants, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
 import { WorkspaceError, toWorkspaceError } from './errors.js';
 import { changedError } from './held-directory.js';
 import type { GuardedPath, PathGuard } from './path-guard.js';
@@ -9,16 +9,29 @@ import type { GuardedPath, PathGuard } from './path-guard.js';
  * only answer that cannot race; elsewhere null and the caller falls back to
  * comparing dev+ino.
  */
-async function realPathOfFd(handle: FileHandle): Promise<string | null> {
+function realPathOfFd(fd: number): string | null {
   try {
-    return readlinkSync(`/proc/self/fd/${handle.fd}`); // metadata: synchronous, see canonical.ts
+    return readlinkSync(`/proc/self/fd/${fd}`); // metadata: synchronous, see canonical.ts
   } catch {
     return null;
   }
 }
 
-function sameFile(a: { dev: number; ino: number }, b: { dev: number; ino: number }): boolean {
+function sameFile<T extends number | bigint>(a: { dev: T; ino: T }, b: { dev: T; ino: T }): boolean {
   return a.dev === b.dev && a.ino === b.ino;
+}
+
+/** Throws unless the open fd is still the admitted file, at its canonical path inside a mount. */
+async function verifyOpened(guard: PathGuard, guarded: GuardedPath, fd: number): Promise<void> {
+  const real = realPathOfFd(fd);
+  if (real !== null) {
+    if (real !== guarded.hostPath || (await guard.mountOfHostPath(real)) === null) throw changedError(guarded.input);
+    return;
+  }
+  const opened = fstatSync(fd);
+  const named = statSync(guarded.hostPath);
+  const realNow = realpathSync.native(guarded.hostPath);
+  if (!sameFile(opened, named) || realNow !== guarded.hostPath) throw changedError(guarded.input);
 }
 
 /**
@@ -35,18 +48,32 @@ export async function openVerified(guard: PathGuard, guarded: GuardedPath, flags
     throw toWorkspaceError(error, guarded.input, 'open');
   }
   try {
-    const real = await realPathOfFd(handle);
-    if (real !== null) {
-      if (real !== guarded.hostPath || (await guard.mountOfHostPath(real)) === null) throw changedError(guarded.input);
-    } else {
-      const opened = await handle.stat();
-      const named = statSync(guarded.hostPath);
-      const realNow = realpathSync.native(guarded.hostPath);
-      if (!sameFile(opened, named) || realNow !== guarded.hostPath) throw changedError(guarded.input);
-    }
+    await verifyOpened(guard, guarded, handle.fd);
     return handle;
   } catch (error) {
     await handle.close();
+    throw toWorkspaceError(error, guarded.input, 'open');
+  }
+}
+
+/**
+ * `openVerified` on a raw fd, opened synchronously: for a read that must not queue on the
+ * thread pool for each step (open, fstat, read, close each cost a round trip there). The
+ * flags must not block (a FIFO opened without O_NONBLOCK would hang the process). The
+ * caller closes the fd.
+ */
+export async function openVerifiedFd(guard: PathGuard, guarded: GuardedPath, flags: number): Promise<number> {
+  let fd: number;
+  try {
+    fd = openSync(guarded.hostPath, flags | constants.O_NOFOLLOW);
+  } catch (error) {
+    throw toWorkspaceError(error, guarded.input, 'open');
+  }
+  try {
+    await verifyOpened(guard, guarded, fd);
+    return fd;
+  } catch (error) {
+    closeSync(fd);
     throw toWorkspaceError(error, guarded.input, 'open');
   }
 }
@@ -57,15 +84,19 @@ export async function openVerified(guard: PathGuard, guarded: GuardedPath, flags
  * read/stat is refused with POLICY_PATH_MISMATCH.
  */
 export async function assertPolicyPathNamesTarget(guard: PathGuard, expectedPolicyPath: string, handle: FileHandle): Promise<void> {
+  await assertPolicyPathNamesFile(guard, expectedPolicyPath, await handle.stat({ bigint: true }));
+}
+
+/** `assertPolicyPathNamesTarget` for a target already fstat'ed. */
+export async function assertPolicyPathNamesFile(guard: PathGuard, expectedPolicyPath: string, opened: BigIntStats): Promise<void> {
   const mismatch = (cause?: unknown) =>
     new WorkspaceError('POLICY_PATH_MISMATCH', `The policy path ${expectedPolicyPath} no longer names the opened file`, { path: expectedPolicyPath, cause });
   let policy;
   try {
     const admitted = await guard.admit(expectedPolicyPath);
-    policy = statSync(admitted.hostPath);
+    policy = statSync(admitted.hostPath, { bigint: true });
   } catch (error) {
     throw mismatch(error);
   }
-  const opened = await handle.stat();
   if (!sameFile(opened, policy)) throw mismatch();
 }

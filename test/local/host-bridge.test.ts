@@ -158,6 +158,32 @@ describe('host fs bridge reads, writes and listings', () => {
     }
   });
 
+  it('reads a file larger than the synchronous part whole, byte for byte (sync first part, pooled rest)', async () => {
+    const { SYNC_READ_MAX_BYTES } = await import('../../sdk/fs-bridge/bounded-read.js');
+    const size = SYNC_READ_MAX_BYTES * 2 + 12_345; // crosses the boundary, not on a multiple of it
+    const bytes = Buffer.from(Array.from({ length: size }, (_, i) => (i * 7 + (i >> 11)) & 0xff));
+    await fs.writeFile(path.join(ws, 'large.bin'), bytes);
+    const read = await bridge.readFile('large.bin', { maxBytes: size });
+    expect(read.data.equals(bytes)).toBe(true);
+    await expect(bridge.readFile('large.bin', { maxBytes: size - 1 })).rejects.toMatchObject({ code: 'FILE_TOO_LARGE' });
+  });
+
+  it('refuses with FILE_TOO_LARGE a raw-fd read whose file grew past the cap after its fstat, across the sync boundary', async () => {
+    const { SYNC_READ_MAX_BYTES, readBoundedFd } = await import('../../sdk/fs-bridge/bounded-read.js');
+    const { openSync, closeSync } = await import('node:fs');
+    await fs.writeFile(path.join(ws, 'grow.bin'), Buffer.alloc(100, 1));
+    const fd = openSync(path.join(ws, 'grow.bin'), 'r');
+    try {
+      await fs.appendFile(path.join(ws, 'grow.bin'), Buffer.alloc(SYNC_READ_MAX_BYTES * 2, 2));
+      // fstat said 100 bytes; the file now holds far more than the cap, past the synchronous part.
+      await expect(readBoundedFd(fd, SYNC_READ_MAX_BYTES + 10, 'grow.bin', 100)).rejects.toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringMatching(/grew/) });
+      const whole = await readBoundedFd(fd, SYNC_READ_MAX_BYTES * 3, 'grow.bin', 100);
+      expect(whole.length).toBe(100 + SYNC_READ_MAX_BYTES * 2);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it('refuses to open a FIFO as a file instead of hanging', async () => {
     const { execFileSync } = await import('node:child_process');
     execFileSync('mkfifo', [path.join(ws, 'pipe')]);
