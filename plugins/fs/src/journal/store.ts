@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pluginDataDir } from './data-dir.js';
 import { isOwnerAlive, ownerTag } from './owner.js';
@@ -69,8 +69,17 @@ export class JournalStore {
     return new JournalStore(path.join(pluginDataDir(env), 'patch-journal'));
   }
 
+  /** Session → its journal directory; a hash per call was a tenth of a read's CPU here. */
+  readonly #sessionDirs = new Map<string, string>();
+
   #sessionDir(session: string): string {
-    return path.join(this.root, createHash('sha256').update(session).digest('hex').slice(0, 32));
+    let dir = this.#sessionDirs.get(session);
+    if (dir === undefined) {
+      dir = path.join(this.root, createHash('sha256').update(session).digest('hex').slice(0, 32));
+      if (this.#sessionDirs.size >= 1024) this.#sessionDirs.clear(); // sessions come and go; stay bounded
+      this.#sessionDirs.set(session, dir);
+    }
+    return dir;
   }
 
   async begin(session: string, changes: JournalChange[], backups: ReadonlyMap<number, Uint8Array>): Promise<Journal> {
@@ -107,10 +116,17 @@ export class JournalStore {
    */
   async pending(session: string): Promise<Journal[]> {
     const dir = this.#sessionDir(session);
-    const names = await fs.readdir(dir).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return [] as string[];
+    // Every fs call asks, and almost always there is nothing: answer that without a thread-pool
+    // round trip or a thrown ENOENT (existsSync does not throw), which cost a read a tenth of its time.
+    if (!existsSync(dir)) return [];
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
-    });
+    }
+    if (names.length === 0) return [];
     const found: Journal[] = [];
     for (const name of names) {
       const file = path.join(dir, name);
