@@ -2,6 +2,7 @@
  * Pincer's wire contract. Named exports only; both the kernel and the SDK import from here.
  */
 export { defineNotification, defineProgress, defineRequest } from './define.js';
+export { lazySchema, resolveLazySchema, resolveLazySchemaTree } from './lazy-schema.js';
 export type { AnyDescriptor, MethodDirection, MethodMeta, NotificationDescriptor, ProgressDescriptor, RequestDescriptor } from './define.js';
 
 export {

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { resolveLazySchemaTree } from '../../protocol/index.js';
 import { PincerConfigSchema } from './schema.js';
 
 export const CONFIG_SCHEMA_FILE = path.join('schema', 'pincer.config.schema.json');
@@ -21,7 +22,7 @@ export function configJsonSchema(): Readonly<Record<string, unknown>> {
     title: 'Pincer configuration (pincer.config.json)',
     // Config files may carry comments (config/jsonc.ts); VS Code's JSON service reads this keyword.
     allowComments: true,
-    ...(z.toJSONSchema(PincerConfigSchema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>),
+    ...(z.toJSONSchema(resolveLazySchemaTree(PincerConfigSchema), { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>),
   });
   return cached;
 }

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { AnyDescriptor } from '../define.js';
 import { ProtocolErrorCodes, ProtocolErrorData } from '../v1/errors.js';
+import { resolveLazySchemaTree } from '../lazy-schema.js';
 import { PROTOCOL_V1_METHODS } from '../v1/registry.js';
 import { PLUGIN_COOKIE_ENV, PLUGIN_COOKIE_VALUE, PROTOCOL_VERSION, RPC_FD, DEFAULT_MAX_MESSAGE_BYTES } from '../v1/version.js';
 
@@ -13,7 +14,7 @@ import { PLUGIN_COOKIE_ENV, PLUGIN_COOKIE_VALUE, PROTOCOL_VERSION, RPC_FD, DEFAU
  * Regenerate with `node dist/protocol/schema/build.js --write` (from the repo root).
  */
 function toSchema(schema: z.ZodType, io: 'input' | 'output'): unknown {
-  return z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
+  return z.toJSONSchema(resolveLazySchemaTree(schema), { target: 'draft-2020-12', io, unrepresentable: 'any' });
 }
 
 function describe(d: AnyDescriptor): Record<string, unknown> {

@@ -7,11 +7,12 @@
 import { z } from 'zod';
 import { defineRequest } from '../define.js';
 import { CHANNEL_MESSAGE_ACTION_NAMES } from '../vocabulary/index.js';
+import { lazySchema } from '../lazy-schema.js';
 
 const VOCABULARY: ReadonlySet<string> = new Set(CHANNEL_MESSAGE_ACTION_NAMES);
 
 /** Channel ids: what runs and policy lists name a channel by. @since 1 */
-export const ChannelId = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'channel ids are 1-64 lower-case letters, digits, ".", "_" and "-", starting with a letter or digit');
+export const ChannelId = lazySchema(() => z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'channel ids are 1-64 lower-case letters, digits, ".", "_" and "-", starting with a letter or digit'));
 
 /**
  * The subset of the vocabulary a channel supports. A name outside the vocabulary refuses the
@@ -19,7 +20,7 @@ export const ChannelId = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'channe
  * must not half-work.
  * @since 1
  */
-export const ChannelActions = z
+export const ChannelActions = lazySchema(() => z
   .array(z.string())
   .min(1, 'a channel declares at least one message action')
   .superRefine((actions, ctx) => {
@@ -34,31 +35,31 @@ export const ChannelActions = z
       } else if (seen.has(action)) ctx.addIssue({ code: 'custom', path: [index], message: `message action "${action}" is declared twice` });
       seen.add(action);
     });
-  });
+  }));
 
 /** A channel a plugin contributes. @since 1 */
-export const ChannelContribution = z.object({
+export const ChannelContribution = lazySchema(() => z.object({
   id: ChannelId,
   /** Supported actions, a subset of CHANNEL_MESSAGE_ACTION_NAMES. */
   actions: ChannelActions,
   /** One line for the model: where messages on this channel go. */
   description: z.string().max(300).optional(),
-});
+}));
 export type ChannelContribution = z.infer<typeof ChannelContribution>;
 
 /** The session a message comes from; every channel records it with what it delivers. @since 1 */
-export const MessageSource = z.object({
+export const MessageSource = lazySchema(() => z.object({
   sessionKey: z.string(),
   agentId: z.string(),
   /** The sending session's own channel, when it has one. */
   channel: z.string().optional(),
   /** True when the session sends on a channel other than its own (a policy switch allowed it). */
   crossSession: z.boolean(),
-});
+}));
 export type MessageSource = z.infer<typeof MessageSource>;
 
 /** Kernel → plugin: perform one message action. @since 1 */
-export const ChannelActionParams = z.object({
+export const ChannelActionParams = lazySchema(() => z.object({
   channel: ChannelId,
   action: z.string(),
   /** The model's action parameters (`to`, `message`, `messageId`, ...), already size-checked by the kernel. */
@@ -68,7 +69,7 @@ export const ChannelActionParams = z.object({
   idempotencyKey: z.string().min(1).max(200),
   /** Wall-clock deadline (ms since epoch): answer before it, retries included. */
   deadline: z.number().optional(),
-});
+}));
 export type ChannelActionParams = z.input<typeof ChannelActionParams>;
 
 /**
@@ -77,11 +78,11 @@ export type ChannelActionParams = z.input<typeof ChannelActionParams>;
  * sending, a 5xx): a message in that state must never be reported as failed.
  * @since 1
  */
-export const ChannelOutcome = z.enum(['ok', 'failed', 'unknown']);
+export const ChannelOutcome = lazySchema(() => z.enum(['ok', 'failed', 'unknown']));
 export type ChannelOutcome = z.infer<typeof ChannelOutcome>;
 
 /** @since 1 */
-export const ChannelActionResult = z.object({
+export const ChannelActionResult = lazySchema(() => z.object({
   status: ChannelOutcome,
   /** The channel's id for what it delivered, when it has one. */
   messageId: z.string().max(200).optional(),
@@ -93,7 +94,7 @@ export const ChannelActionResult = z.object({
   duplicate: z.boolean().optional(),
   /** Action-specific data (e.g. what `read` returned). */
   data: z.unknown().optional(),
-});
+}));
 export type ChannelActionResult = z.infer<typeof ChannelActionResult>;
 
 /** Performs one message action on a channel. @since 1 */

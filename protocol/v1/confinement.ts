@@ -5,6 +5,7 @@
  * environment plus the declared names. A plugin with no declaration gets none of these.
  */
 import { z } from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * Placeholders a declared path may start with. `${workspace}` stands for every workspace of
@@ -23,7 +24,7 @@ export const CONFINEMENT_PLACEHOLDERS = ['${workspace}', '${dataDir}', '${skillR
 const SETTING_PLACEHOLDER = /^\$\{settings\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\}(?:\/|$)/;
 
 /** One declared path: absolute, or a placeholder followed by an optional `/sub/path`. @since 1 */
-export const ConfinedPath = z.strictObject({
+export const ConfinedPath = lazySchema(() => z.strictObject({
   path: z
     .string()
     .min(1)
@@ -32,11 +33,11 @@ export const ConfinedPath = z.strictObject({
     })
     .refine((p) => !p.split('/').includes('..') && !p.includes('\0'), { message: 'must not contain ".." or NUL' }),
   access: z.enum(['ro', 'rw']),
-});
+}));
 export type ConfinedPath = z.infer<typeof ConfinedPath>;
 
 /** A host name, `*.domain`, or either with `:port`. @since 1 */
-const HostPattern = z.string().regex(/^(\*\.)?[a-z0-9]([a-z0-9.-]{0,252})(:\d{1,5})?$/i, 'a host name, "*.domain", optionally ":port"');
+const HostPattern = lazySchema(() => z.string().regex(/^(\*\.)?[a-z0-9]([a-z0-9.-]{0,252})(:\d{1,5})?$/i, 'a host name, "*.domain", optionally ":port"'));
 
 /**
  * Network: `none` (an empty network namespace), `loopback` (only services on this machine's
@@ -44,20 +45,20 @@ const HostPattern = z.string().regex(/^(\*\.)?[a-z0-9]([a-z0-9.-]{0,252})(:\d{1,
  * same proxy), or `host` (the host's network, unfiltered).
  * @since 1
  */
-export const ConfinedNetwork = z.union([z.enum(['none', 'loopback', 'host']), z.strictObject({ hosts: z.array(HostPattern).min(1) })]);
+export const ConfinedNetwork = lazySchema(() => z.union([z.enum(['none', 'loopback', 'host']), z.strictObject({ hosts: z.array(HostPattern).min(1) })]));
 export type ConfinedNetwork = z.infer<typeof ConfinedNetwork>;
 
 /** Environment variable names: the plugin gets these from its config's `env` or the kernel's environment. */
-const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
+const EnvName = lazySchema(() => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'));
 
 /** The grants themselves. @since 1 */
-export const ConfinementGrants = z.strictObject({
+export const ConfinementGrants = lazySchema(() => z.strictObject({
   filesystem: z.array(ConfinedPath).default([]),
   network: ConfinedNetwork.default('none'),
   /** May start other processes (without it, fork is refused by a seccomp filter). */
   spawn: z.boolean().default(false),
   env: z.array(EnvName).default([]),
-});
+}));
 export type ConfinementGrants = z.output<typeof ConfinementGrants>;
 
 /**
@@ -66,7 +67,7 @@ export type ConfinementGrants = z.output<typeof ConfinementGrants>;
  * gets `add` on top, or runs `unconfined` (for modes an operator names as dangerous).
  * @since 1
  */
-export const ConditionalGrant = z
+export const ConditionalGrant = lazySchema(() => z
   .strictObject({
     setting: z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'a dot path into the settings'),
     equals: z.union([z.string(), z.number(), z.boolean()]).optional(),
@@ -75,7 +76,7 @@ export const ConditionalGrant = z
     unconfined: z.literal(true).optional(),
   })
   .refine((g) => (g.equals === undefined) !== (g.notEquals === undefined), { message: 'give exactly one of "equals" and "notEquals"' })
-  .refine((g) => (g.add === undefined) !== (g.unconfined === undefined), { message: 'give exactly one of "add" and "unconfined"' });
+  .refine((g) => (g.add === undefined) !== (g.unconfined === undefined), { message: 'give exactly one of "add" and "unconfined"' }));
 export type ConditionalGrant = z.infer<typeof ConditionalGrant>;
 
 /**
@@ -83,10 +84,10 @@ export type ConditionalGrant = z.infer<typeof ConditionalGrant>;
  * it runs unconfined, and `confinement.requireDeclaration` refuses it like an undeclared one.
  * @since 1
  */
-export const DeclaredUnconfined = z.strictObject({ unconfined: z.string().min(1).max(300) });
+export const DeclaredUnconfined = lazySchema(() => z.strictObject({ unconfined: z.string().min(1).max(300) }));
 
 /** The manifest's `confinement` block: grants, or a stated reason to run unconfined. @since 1 */
-export const PluginConfinement = z.union([DeclaredUnconfined, ConfinementGrants.extend({ when: z.array(ConditionalGrant).default([]) })]);
+export const PluginConfinement = lazySchema(() => z.union([DeclaredUnconfined, ConfinementGrants.extend({ when: z.array(ConditionalGrant).default([]) })]));
 export type PluginConfinement = z.output<typeof PluginConfinement>;
 export type PluginConfinementInput = z.input<typeof PluginConfinement>;
 

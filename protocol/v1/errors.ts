@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WORKSPACE_ERROR_CODES } from './workspace-types.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * Error codes that cross the wire in a JSON-RPC error response.
@@ -62,7 +63,7 @@ export const RESERVED_ERROR_RANGE = Object.freeze({ min: -32050, max: -32000 });
  *
  * @since 1
  */
-export const ProtocolErrorData = z.looseObject({
+export const ProtocolErrorData = lazySchema(() => z.looseObject({
   /** For WorkspaceError: one of WORKSPACE_ERROR_CODES. */
   code: z.enum(WORKSPACE_ERROR_CODES).optional().describe('Workspace error code (WorkspaceError only).'),
   /** The plugin the error concerns. */
@@ -75,15 +76,15 @@ export const ProtocolErrorData = z.looseObject({
   reason: z.string().optional(),
   /** Free-form detail for humans and logs. */
   detail: z.unknown().optional(),
-});
+}));
 export type ProtocolErrorData = z.infer<typeof ProtocolErrorData>;
 
 /** The error object of a JSON-RPC error response. @since 1 */
-export const ProtocolErrorShape = z.object({
+export const ProtocolErrorShape = lazySchema(() => z.object({
   code: z.number().int(),
   message: z.string(),
   data: ProtocolErrorData.optional(),
-});
+}));
 export type ProtocolErrorShape = z.infer<typeof ProtocolErrorShape>;
 
 /** Name of a code, for logs ("MessageTooLarge (-32006)"); undefined for foreign codes. */

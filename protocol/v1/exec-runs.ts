@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRequest, type RequestDescriptor } from '../define.js';
 import type * as T from './exec-run-types.js';
 import { ExecOutputSegmentSchema, WorkspaceExecOptionsSchema } from './workspace.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * Schemas of the detached command runs (`exec-run-types.ts`) and their methods both ways:
@@ -11,7 +12,7 @@ import { ExecOutputSegmentSchema, WorkspaceExecOptionsSchema } from './workspace
  */
 
 /** @since 1 */
-export const ExecRunInfoSchema = z.object({
+export const ExecRunInfoSchema = lazySchema(() => z.object({
   runId: z.string(),
   instance: z.string(),
   command: z.string(),
@@ -26,27 +27,27 @@ export const ExecRunInfoSchema = z.object({
   truncated: z.boolean(),
   strayProcessesKilled: z.boolean().optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
-});
+}));
 /** @since 1 */
-export const ExecRunStartResultSchema = z.discriminatedUnion('started', [
+export const ExecRunStartResultSchema = lazySchema(() => z.discriminatedUnion('started', [
   z.object({ started: z.literal(true), run: ExecRunInfoSchema }),
   z.object({ started: z.literal(false), limit: z.enum(['session', 'backend']), max: z.number().int(), message: z.string() }),
-]);
+]));
 /** @since 1 */
-export const ExecRunReadOptionsSchema = z.object({ waitMs: z.number().int().nonnegative().optional() });
+export const ExecRunReadOptionsSchema = lazySchema(() => z.object({ waitMs: z.number().int().nonnegative().optional() }));
 /** @since 1 */
-export const ExecRunReadResultSchema = z.object({ run: ExecRunInfoSchema.nullable(), output: z.array(ExecOutputSegmentSchema).optional() });
+export const ExecRunReadResultSchema = lazySchema(() => z.object({ run: ExecRunInfoSchema.nullable(), output: z.array(ExecOutputSegmentSchema).optional() }));
 /** @since 1 */
-export const ExecRunListResultSchema = z.object({ runs: z.array(ExecRunInfoSchema), instance: z.string() });
+export const ExecRunListResultSchema = lazySchema(() => z.object({ runs: z.array(ExecRunInfoSchema), instance: z.string() }));
 /** @since 1 */
-export const ExecRunKillResultSchema = z.object({ run: ExecRunInfoSchema.nullable(), killed: z.boolean() });
+export const ExecRunKillResultSchema = lazySchema(() => z.object({ run: ExecRunInfoSchema.nullable(), killed: z.boolean() }));
 
 /** Each run operation: params (without addressing) and result. Source of both method families. */
 export const EXEC_RUN_OPERATIONS = {
-  runStart: { params: z.object({ command: z.string(), options: WorkspaceExecOptionsSchema.optional() }), result: ExecRunStartResultSchema },
-  runList: { params: z.object({}), result: ExecRunListResultSchema },
-  runRead: { params: z.object({ runId: z.string(), options: ExecRunReadOptionsSchema.optional() }), result: ExecRunReadResultSchema },
-  runKill: { params: z.object({ runId: z.string() }), result: ExecRunKillResultSchema },
+  runStart: { params: lazySchema(() => z.object({ command: z.string(), options: WorkspaceExecOptionsSchema.optional() })), result: ExecRunStartResultSchema },
+  runList: { params: lazySchema(() => z.object({})), result: ExecRunListResultSchema },
+  runRead: { params: lazySchema(() => z.object({ runId: z.string(), options: ExecRunReadOptionsSchema.optional() })), result: ExecRunReadResultSchema },
+  runKill: { params: lazySchema(() => z.object({ runId: z.string() })), result: ExecRunKillResultSchema },
 } as const;
 export type ExecRunOperation = keyof typeof EXEC_RUN_OPERATIONS;
 export const EXEC_RUN_OPERATION_NAMES = Object.keys(EXEC_RUN_OPERATIONS) as ExecRunOperation[];
@@ -63,7 +64,7 @@ const DOCS: Record<ExecRunOperation, string> = {
 
 function workspaceRunMethod<K extends ExecRunOperation>(op: K): Addressed<K, { sessionKey?: string }> {
   const { params, result } = EXEC_RUN_OPERATIONS[op];
-  const withSession = params.extend({ sessionKey: z.string().optional().describe('Session whose runs are addressed; the kernel fills it from the calling tool/invoke context when omitted.') });
+  const withSession = lazySchema(() => params.extend({ sessionKey: z.string().optional().describe('Session whose runs are addressed; the kernel fills it from the calling tool/invoke context when omitted.') }));
   return defineRequest(`workspace/${op}`, withSession, result, {
     direction: 'plugin-to-kernel',
     since: 1,
@@ -74,7 +75,7 @@ function workspaceRunMethod<K extends ExecRunOperation>(op: K): Addressed<K, { s
 
 function sandboxRunMethod<K extends ExecRunOperation>(op: K): Addressed<K, { session: string }> {
   const { params, result } = EXEC_RUN_OPERATIONS[op];
-  return defineRequest(`sandbox/${op}`, params.extend({ session: z.string().min(1) }), result, {
+  return defineRequest(`sandbox/${op}`, lazySchema(() => params.extend({ session: z.string().min(1) })), result, {
     direction: 'kernel-to-plugin',
     since: 1,
     doc: `${DOCS[op]} Served by a backend for one prepared session.`,

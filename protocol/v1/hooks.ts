@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRequest } from '../define.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** Hook names a plugin may register. @since 1 */
 export const HOOK_NAMES = ['before_tool_call', 'after_tool_call'] as const;
@@ -16,7 +17,7 @@ export const HOOK_TABLE = Object.freeze({
 } as const);
 
 /** A hook registration in the handshake. @since 1 */
-export const HookContribution = z.object({
+export const HookContribution = lazySchema(() => z.object({
   name: z.enum(HOOK_NAMES),
   /** Higher runs first; missing = 0; ties keep registration order. */
   priority: z.number().int().optional(),
@@ -24,11 +25,11 @@ export const HookContribution = z.object({
   tools: z.array(z.string()).optional(),
   /** Deadline of one call; it can only shorten the operator's `hookMs`, never lengthen it. */
   timeoutMs: z.number().int().positive().optional(),
-});
+}));
 export type HookContribution = z.infer<typeof HookContribution>;
 
 /** @since 1 */
-export const BeforeToolCallEvent = z.object({
+export const BeforeToolCallEvent = lazySchema(() => z.object({
   toolName: z.string(),
   params: z.record(z.string(), z.unknown()),
   toolCallId: z.string().optional(),
@@ -36,22 +37,22 @@ export const BeforeToolCallEvent = z.object({
   agentId: z.string().optional(),
   /** Plugin that owns the tool. */
   toolPluginId: z.string().optional(),
-});
+}));
 export type BeforeToolCallEvent = z.infer<typeof BeforeToolCallEvent>;
 
 /** An approval the hook asks the operator for. @since 1 */
-export const ApprovalRequest = z.object({
+export const ApprovalRequest = lazySchema(() => z.object({
   title: z.string(),
   description: z.string(),
   severity: z.enum(['info', 'warning', 'critical']).optional(),
   timeoutMs: z.number().int().positive().optional(),
   timeoutReason: z.string().optional(),
   allowedDecisions: z.array(z.enum(['allow-once', 'allow-always', 'deny'])).optional(),
-});
+}));
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
 /** null = no opinion. @since 1 */
-export const BeforeToolCallResult = z
+export const BeforeToolCallResult = lazySchema(() => z
   .object({
     block: z.boolean().optional(),
     blockReason: z.string().optional(),
@@ -59,7 +60,7 @@ export const BeforeToolCallResult = z
     params: z.record(z.string(), z.unknown()).optional(),
     requireApproval: ApprovalRequest.optional(),
   })
-  .nullable();
+  .nullable());
 export type BeforeToolCallResult = z.infer<typeof BeforeToolCallResult>;
 
 /** Asks a plugin's before_tool_call hook about one call. @since 1 */
@@ -70,15 +71,15 @@ export const HookBeforeToolCall = defineRequest('hook/beforeToolCall', BeforeToo
 });
 
 /** @since 1 */
-export const AfterToolCallEvent = BeforeToolCallEvent.extend({
+export const AfterToolCallEvent = lazySchema(() => BeforeToolCallEvent.extend({
   result: z.unknown().optional(),
   error: z.string().optional(),
   durationMs: z.number().nonnegative(),
-});
+}));
 export type AfterToolCallEvent = z.infer<typeof AfterToolCallEvent>;
 
 /** Tells an observer a call finished. Its result is ignored; failures are only logged. @since 1 */
-export const HookAfterToolCall = defineRequest('hook/afterToolCall', AfterToolCallEvent, z.null(), {
+export const HookAfterToolCall = defineRequest('hook/afterToolCall', AfterToolCallEvent, lazySchema(() => z.null()), {
   direction: 'kernel-to-plugin',
   since: 1,
   doc: 'Observer after a tool call finished. Result ignored; a failure never fails the finished call (fail open).',

@@ -5,9 +5,10 @@
  */
 import { z } from 'zod';
 import { defineNotification } from '../define.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** One part of a plugin (an MCP server of the bridge, a connection…). @since 1 */
-export const PluginComponentStatus = z.object({
+export const PluginComponentStatus = lazySchema(() => z.object({
   /** What kind of part: `mcp-server`, … */
   kind: z.string().min(1).max(64),
   name: z.string().min(1).max(128),
@@ -18,11 +19,11 @@ export const PluginComponentStatus = z.object({
   lastErrorAt: z.string().max(64).optional(),
   /** One line more, e.g. `stdio pid 4242`, `12 tools`, `next attempt in 4 s`. */
   detail: z.string().max(500).optional(),
-});
+}));
 export type PluginComponentStatus = z.infer<typeof PluginComponentStatus>;
 
 /** @since 1 */
-export const PluginStatusChangedParams = z.object({ components: z.array(PluginComponentStatus).max(256) });
+export const PluginStatusChangedParams = lazySchema(() => z.object({ components: z.array(PluginComponentStatus).max(256) }));
 export type PluginStatusChangedParams = z.infer<typeof PluginStatusChangedParams>;
 
 /** Plugin → kernel: the state of each of its parts now (replaces the previous report). @since 1 */

@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { defineRequest, type RequestDescriptor } from '../define.js';
 import { WORKSPACE_OPERATIONS, type WorkspaceOperation } from './workspace.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** A sandbox backend a plugin contributes. `capabilities` names the operations it serves. @since 1 */
-export const SandboxBackendContribution = z.object({
+export const SandboxBackendContribution = lazySchema(() => z.object({
   id: z.string().min(1),
   /** Subset of: read, write, stat, readDirectory, mkdir, remove, rename, exec. */
   capabilities: z.array(z.string()),
-});
+}));
 export type SandboxBackendContribution = z.infer<typeof SandboxBackendContribution>;
 
 /** @since 1 */
-export const SandboxPrepareParams = z.object({
+export const SandboxPrepareParams = lazySchema(() => z.object({
   /** Session key; later `sandbox/*` calls address the session with it. */
   session: z.string().min(1),
   backendId: z.string().min(1),
@@ -26,17 +27,17 @@ export const SandboxPrepareParams = z.object({
   protectedPaths: z.array(z.string().min(1)).optional(),
   /** Backend-specific creation parameters (validated by the backend). */
   config: z.record(z.string(), z.unknown()).optional(),
-});
+}));
 export type SandboxPrepareParams = z.infer<typeof SandboxPrepareParams>;
 
 /** @since 1 */
-export const SandboxPrepareResult = z.object({
+export const SandboxPrepareResult = lazySchema(() => z.object({
   session: z.string(),
   /** Workspace root as the model sees it (e.g. `/workspace`). */
   workdir: z.string(),
   /** An existing sandbox was reused (same config hash). */
   reused: z.boolean().optional(),
-});
+}));
 export type SandboxPrepareResult = z.infer<typeof SandboxPrepareResult>;
 
 /** Creates or reuses the sandbox of a session. @since 1 */
@@ -47,7 +48,7 @@ export const SandboxPrepare = defineRequest('sandbox/prepare', SandboxPreparePar
 });
 
 /** Releases a session's sandbox. @since 1 */
-export const SandboxRelease = defineRequest('sandbox/release', z.object({ session: z.string() }), z.null(), {
+export const SandboxRelease = defineRequest('sandbox/release', lazySchema(() => z.object({ session: z.string() })), lazySchema(() => z.null()), {
   direction: 'kernel-to-plugin',
   since: 1,
   doc: 'Releases the sandbox of a session (the backend may keep it warm for reuse).',
@@ -61,7 +62,7 @@ type SandboxDescriptor<K extends WorkspaceOperation> = RequestDescriptor<
 
 function sandboxMethod<K extends WorkspaceOperation>(op: K): SandboxDescriptor<K> {
   const { params, result } = WORKSPACE_OPERATIONS[op];
-  return defineRequest(`sandbox/${op}`, params.extend({ session: z.string().min(1) }), result, {
+  return defineRequest(`sandbox/${op}`, lazySchema(() => params.extend({ session: z.string().min(1) })), result, {
     direction: 'kernel-to-plugin',
     since: 1,
     doc: `WorkspaceService.${op} served by a backend for one prepared session. Errors: WorkspaceError with data.code.`,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineNotification, defineRequest } from '../define.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * A skill source a plugin contributes. `rank` is its precedence: on a name collision the
@@ -8,15 +9,15 @@ import { defineNotification, defineRequest } from '../define.js';
  * different skills per workspace, so `skills/list` names one.
  * @since 1
  */
-export const SkillSourceContribution = z.object({
+export const SkillSourceContribution = lazySchema(() => z.object({
   label: z.string().min(1),
   rank: z.number().int(),
   scope: z.enum(['global', 'workspace']).default('global'),
-});
+}));
 export type SkillSourceContribution = z.output<typeof SkillSourceContribution>;
 
 /** One scanner finding on a skill's files. @since 1 */
-export const SkillFinding = z.object({
+export const SkillFinding = lazySchema(() => z.object({
   ruleId: z.string(),
   severity: z.enum(['info', 'warn', 'critical']),
   /** Path relative to the skill directory. */
@@ -24,21 +25,21 @@ export const SkillFinding = z.object({
   line: z.number().int().nonnegative(),
   message: z.string(),
   evidence: z.string(),
-});
+}));
 export type SkillFinding = z.infer<typeof SkillFinding>;
 
 /** An install recipe that passed the install-spec filter. @since 1 */
-export const SkillInstallSpec = z.looseObject({
+export const SkillInstallSpec = lazySchema(() => z.looseObject({
   kind: z.enum(['brew', 'node', 'go', 'uv', 'download']),
   id: z.string().optional(),
   label: z.string().optional(),
   bins: z.array(z.string()).optional(),
   os: z.array(z.string()).optional(),
-});
+}));
 export type SkillInstallSpec = z.infer<typeof SkillInstallSpec>;
 
 /** The `metadata` manifest of a SKILL.md (requirements, install recipes, config key). @since 1 */
-export const SkillManifest = z.object({
+export const SkillManifest = lazySchema(() => z.object({
   always: z.boolean().optional(),
   emoji: z.string().optional(),
   homepage: z.string().optional(),
@@ -55,11 +56,11 @@ export const SkillManifest = z.object({
     })
     .optional(),
   install: z.array(SkillInstallSpec).optional(),
-});
+}));
 export type SkillManifest = z.output<typeof SkillManifest>;
 
 /** One skill directory (holding SKILL.md). @since 1 */
-export const SkillEntry = z.object({
+export const SkillEntry = lazySchema(() => z.object({
   name: z.string(),
   /** Directory containing SKILL.md, as a canonical host path. */
   dir: z.string(),
@@ -81,11 +82,11 @@ export const SkillEntry = z.object({
   findings: z.array(SkillFinding).optional(),
   /** Problems that did not exclude the skill (naming rules, dropped install specs). */
   warnings: z.array(z.string()).optional(),
-});
+}));
 export type SkillEntry = z.infer<typeof SkillEntry>;
 
 /** A candidate the source did not list, and why. @since 1 */
-export const SkillSkip = z.object({
+export const SkillSkip = lazySchema(() => z.object({
   path: z.string(),
   /** The skill's name, when it was read before the skip (a duplicate, a critical finding, a source limit). */
   name: z.string().optional(),
@@ -94,11 +95,11 @@ export const SkillSkip = z.object({
   /** What an operator reads. */
   detail: z.string(),
   findings: z.array(SkillFinding).optional(),
-});
+}));
 export type SkillSkip = z.infer<typeof SkillSkip>;
 
 /** Discovery settings the kernel passes from its config (`skills.load`, `skills.limits`). @since 1 */
-export const SkillsLoadOptions = z.object({
+export const SkillsLoadOptions = lazySchema(() => z.object({
   extraDirs: z.array(z.string()).optional(),
   allowSymlinkTargets: z.array(z.string()).optional(),
   watch: z.boolean().optional(),
@@ -109,20 +110,20 @@ export const SkillsLoadOptions = z.object({
       maxSkillFileBytes: z.number().int().positive().optional(),
     })
     .optional(),
-});
+}));
 export type SkillsLoadOptions = z.infer<typeof SkillsLoadOptions>;
 
 /** @since 1 */
-export const SkillsListParams = z.object({
+export const SkillsListParams = lazySchema(() => z.object({
   label: z.string(),
   /** The workspace (host path) for a `workspace`-scoped source. */
   workspaceDir: z.string().optional(),
   load: SkillsLoadOptions.optional(),
-});
+}));
 export type SkillsListParams = z.infer<typeof SkillsListParams>;
 
 /** @since 1 */
-export const SkillsListResult = z.object({
+export const SkillsListResult = lazySchema(() => z.object({
   /** Changes whenever the list or any skill changes; the kernel refreshes by version. */
   version: z.string(),
   skills: z.array(SkillEntry),
@@ -133,7 +134,7 @@ export const SkillsListResult = z.object({
    * `off` (watching disabled).
    */
   watch: z.enum(['native', 'fallback', 'off']).optional(),
-});
+}));
 export type SkillsListResult = z.output<typeof SkillsListResult>;
 
 /** Lists the skills of one of the plugin's sources. @since 1 */
@@ -144,7 +145,7 @@ export const SkillsList = defineRequest('skills/list', SkillsListParams, SkillsL
 });
 
 /** @since 1 */
-export const SkillsListChangedParams = z.object({ label: z.string(), version: z.string(), workspaceDir: z.string().optional() });
+export const SkillsListChangedParams = lazySchema(() => z.object({ label: z.string(), version: z.string(), workspaceDir: z.string().optional() }));
 export type SkillsListChangedParams = z.infer<typeof SkillsListChangedParams>;
 
 /** Plugin → kernel: a source's version changed; the kernel re-lists it. @since 1 */

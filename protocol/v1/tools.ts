@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineNotification, defineProgress, defineRequest } from '../define.js';
 import { ToolMetadataFields, ToolResultContentBlocks } from './tool-metadata.js';
 import { ExecOutputSegmentSchema } from './workspace.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * What a tool name (and a family, and an alias) may be: letters, digits, `_`, `.` and `-`, 1 to 64
@@ -12,10 +13,10 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Longest tool description the kernel accepts. @since 1 */
 export const MAX_TOOL_DESCRIPTION_CHARS = 16 * 1024;
 
-const ToolName = z.string().regex(TOOL_NAME_PATTERN, 'must match ^[A-Za-z0-9_.-]{1,64}$');
+const ToolName = lazySchema(() => z.string().regex(TOOL_NAME_PATTERN, 'must match ^[A-Za-z0-9_.-]{1,64}$'));
 
 /** A tool a plugin contributes. @since 1 */
-export const ToolContribution = z.object({
+export const ToolContribution = lazySchema(() => z.object({
   /** Name the model calls; unique across the kernel. */
   name: ToolName,
   description: z.string().max(MAX_TOOL_DESCRIPTION_CHARS),
@@ -30,11 +31,11 @@ export const ToolContribution = z.object({
   /** Per-tool idle deadline; it can only shorten the operator's `callMs`, never lengthen it. */
   timeoutMs: z.number().int().positive().optional(),
   ...ToolMetadataFields,
-});
+}));
 export type ToolContribution = z.infer<typeof ToolContribution>;
 
 /** Who is calling, forwarded so a tool's workspace requests reach the right sandbox. @since 1 */
-export const CallContext = z.object({
+export const CallContext = lazySchema(() => z.object({
   sessionKey: z.string().optional(),
   agentId: z.string().optional(),
   toolCallId: z.string().optional(),
@@ -42,29 +43,29 @@ export const CallContext = z.object({
   callToken: z.string().optional(),
   /** Wall-clock deadline (ms since epoch) the kernel will enforce. */
   deadline: z.number().optional(),
-});
+}));
 export type CallContext = z.infer<typeof CallContext>;
 
 /** @since 1 */
-export const ToolInvokeParams = z.object({
+export const ToolInvokeParams = lazySchema(() => z.object({
   name: z.string(),
   arguments: z.record(z.string(), z.unknown()).default({}),
   /** When present, the plugin may send `$/progress` with this token. */
   progressToken: z.union([z.string(), z.number()]).optional(),
   context: CallContext.optional(),
-});
+}));
 export type ToolInvokeParams = z.input<typeof ToolInvokeParams>;
 
 /** One block of a tool result. @since 1 */
-export const ToolContent = z.discriminatedUnion('type', [
+export const ToolContent = lazySchema(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() }),
   ...ToolResultContentBlocks,
-]);
+]));
 export type ToolContent = z.infer<typeof ToolContent>;
 
 /** @since 1 */
-export const ToolInvokeResult = z.object({
+export const ToolInvokeResult = lazySchema(() => z.object({
   content: z.array(ToolContent),
   /** Structured data for the host (not shown to the model). */
   details: z.unknown().optional(),
@@ -72,7 +73,7 @@ export const ToolInvokeResult = z.object({
   isError: z.boolean().optional(),
   /** Machine-readable result; valid against the tool's `outputSchema` when it declares one. @since 1 */
   structuredContent: z.record(z.string(), z.unknown()).optional(),
-});
+}));
 export type ToolInvokeResult = z.infer<typeof ToolInvokeResult>;
 
 /** Runs one of the plugin's tools. @since 1 */
@@ -83,7 +84,7 @@ export const ToolInvoke = defineRequest('tool/invoke', ToolInvokeParams, ToolInv
 });
 
 /** @since 1 */
-export const ToolsListChangedParams = z.object({ tools: z.array(ToolContribution) });
+export const ToolsListChangedParams = lazySchema(() => z.object({ tools: z.array(ToolContribution) }));
 export type ToolsListChangedParams = z.infer<typeof ToolsListChangedParams>;
 
 /** Plugin → kernel: the plugin's tool list is now `tools` (replaces the cached list). @since 1 */
@@ -95,7 +96,7 @@ export const ToolsListChanged = defineNotification('tools/listChanged', ToolsLis
 });
 
 /** Value of a tool's progress report. @since 1 */
-export const ToolProgressValue = z.object({
+export const ToolProgressValue = lazySchema(() => z.object({
   message: z.string().optional(),
   progress: z.number().optional(),
   total: z.number().optional(),
@@ -104,7 +105,7 @@ export const ToolProgressValue = z.object({
    * same output as text, labelled as in the result. @since 1
    */
   output: z.array(ExecOutputSegmentSchema).optional(),
-});
+}));
 export type ToolProgressValue = z.infer<typeof ToolProgressValue>;
 
 /** `$/progress {token, value}` for a `tool/invoke` that carried `progressToken`. @since 1 */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRequest } from '../define.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * Agent turns, asked for by the plugins that serve the sessions and automations tools: the
@@ -27,10 +28,10 @@ export type TurnRefusalReason = (typeof TURN_REFUSAL_REASONS)[number];
 export const MAX_RUNNING_CHILDREN = 8;
 
 /** A session (or run) key as plugins send it: printable, bounded. */
-const Key = z.string().min(1).max(512);
+const Key = lazySchema(() => z.string().min(1).max(512));
 
 /** What the kernel knows of the run a tool call belongs to. @since 1 */
-export const RunInfo = z.object({
+export const RunInfo = lazySchema(() => z.object({
   runId: z.string(),
   agentId: z.string(),
   sessionKey: z.string(),
@@ -43,11 +44,11 @@ export const RunInfo = z.object({
   tools: z.array(z.string()),
   /** Plugin id → the run's tools that plugin serves as plugin (non-core) tools: what a plugin id or `group:plugins` in a tool list names. */
   pluginTools: z.record(z.string(), z.array(z.string())).optional(),
-});
+}));
 export type RunInfo = z.infer<typeof RunInfo>;
 
 /** @since 1 */
-export const RunDescribe = defineRequest('run/describe', z.object({ callToken: Key }), RunInfo, {
+export const RunDescribe = defineRequest('run/describe', lazySchema(() => z.object({ callToken: Key })), RunInfo, {
   direction: 'plugin-to-kernel',
   since: 1,
   doc: 'Describes the run of one of the plugin’s tool calls in flight (named by the callToken of its context): agent, session, trigger, job, depth and the tools it holds.',
@@ -55,7 +56,7 @@ export const RunDescribe = defineRequest('run/describe', z.object({ callToken: K
 });
 
 /** @since 1 */
-export const TurnStartParams = z.object({
+export const TurnStartParams = lazySchema(() => z.object({
   /**
    * `subagent`: a child session of the calling run (sessions_spawn); `send`: a turn in another
    * session, labelled with the caller's (sessions_send); `cron`: an isolated run of a job
@@ -74,22 +75,22 @@ export const TurnStartParams = z.object({
   label: z.string().max(200).optional(),
   /** Wait this long for the turn to end (0 = return as soon as it started). */
   waitMs: z.number().int().min(0).max(3_600_000).default(0),
-});
+}));
 export type TurnStartParams = z.input<typeof TurnStartParams>;
 
 /** @since 1 */
-export const TurnState = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
+export const TurnState = lazySchema(() => z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']));
 export type TurnState = z.infer<typeof TurnState>;
 
 /** @since 1 */
-export const TurnStartResult = z.object({
+export const TurnStartResult = lazySchema(() => z.object({
   runId: z.string(),
   sessionKey: z.string(),
   taskId: z.string(),
   state: TurnState,
   reply: z.string().optional(),
   error: z.string().optional(),
-});
+}));
 export type TurnStartResult = z.infer<typeof TurnStartResult>;
 
 /** @since 1 */
@@ -101,18 +102,18 @@ export const TurnStart = defineRequest('turns/start', TurnStartParams, TurnStart
 });
 
 /** @since 1 */
-export const SessionQueryParams = z.object({
+export const SessionQueryParams = lazySchema(() => z.object({
   callToken: Key,
   op: z.enum(['list', 'history', 'status', 'yield']),
   sessionKey: Key.optional(),
   limit: z.number().int().min(1).max(500).default(50),
   /** `yield`: how long to wait for the calling run's children. */
   waitMs: z.number().int().min(0).max(3_600_000).default(30_000),
-});
+}));
 export type SessionQueryParams = z.input<typeof SessionQueryParams>;
 
 /** @since 1 */
-export const SessionQuery = defineRequest('sessions/query', SessionQueryParams, z.record(z.string(), z.unknown()), {
+export const SessionQuery = defineRequest('sessions/query', SessionQueryParams, lazySchema(() => z.record(z.string(), z.unknown())), {
   direction: 'plugin-to-kernel',
   since: 1,
   doc: 'Reads the sessions the calling run may see: list, one session’s history or status, or (yield) waits for the calling run’s subagents and returns their results.',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineProgress, defineRequest, type RequestDescriptor } from '../define.js';
 import type * as T from './workspace-types.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /**
  * Schemas of the workspace service (`workspace-types.ts`), and its methods in both directions:
@@ -9,7 +10,7 @@ import type * as T from './workspace-types.js';
  */
 
 /** @since 1 */
-export const WorkspaceStatSchema = z.object({
+export const WorkspaceStatSchema = lazySchema(() => z.object({
   path: z.string(),
   isFile: z.boolean(),
   isDirectory: z.boolean(),
@@ -19,48 +20,48 @@ export const WorkspaceStatSchema = z.object({
   mode: z.number().int().optional(),
   nlink: z.number().int().optional(),
   version: z.string().optional(),
-});
+}));
 /** @since 1 */
-export const WorkspaceDirEntrySchema = z.object({
+export const WorkspaceDirEntrySchema = lazySchema(() => z.object({
   name: z.string(),
   isFile: z.boolean().optional(),
   isDirectory: z.boolean().optional(),
   size: z.number().optional(),
   mtimeMs: z.number().optional(),
-});
-const Encoding = z.enum(['utf8', 'base64']);
+}));
+const Encoding = lazySchema(() => z.enum(['utf8', 'base64']));
 /** @since 1 */
-export const WorkspaceReadOptionsSchema = z.object({
+export const WorkspaceReadOptionsSchema = lazySchema(() => z.object({
   maxBytes: z.number().int().nonnegative().optional(),
   encoding: Encoding.optional(),
   expectedPolicyPath: z.string().optional(),
-});
+}));
 /** @since 1 */
-export const WorkspaceReadResultSchema = z.object({ path: z.string(), content: z.string(), encoding: Encoding, size: z.number(), version: z.string().optional() });
+export const WorkspaceReadResultSchema = lazySchema(() => z.object({ path: z.string(), content: z.string(), encoding: Encoding, size: z.number(), version: z.string().optional() }));
 /** @since 1 */
-export const WorkspaceWriteOptionsSchema = z.object({
+export const WorkspaceWriteOptionsSchema = lazySchema(() => z.object({
   encoding: Encoding.optional(),
   mkdirs: z.boolean().optional(),
   append: z.boolean().optional(),
   expectVersion: z.string().optional(),
   createOnly: z.boolean().optional(),
   mode: z.number().int().min(0).max(0o7777).optional(),
-});
+}));
 /** @since 1 */
-export const WorkspaceExecOptionsSchema = z.object({
+export const WorkspaceExecOptionsSchema = lazySchema(() => z.object({
   cwd: z.string().optional(),
   env: z.record(z.string(), z.string()).optional(),
   timeoutMs: z.number().int().positive().optional(),
   maxOutputBytes: z.number().int().positive().optional(),
   stdin: z.string().optional(),
-});
+}));
 /** @since 1 */
-export const ExecOutputSegmentSchema = z.discriminatedUnion('stream', [
+export const ExecOutputSegmentSchema = lazySchema(() => z.discriminatedUnion('stream', [
   z.object({ stream: z.enum(['stdout', 'stderr']), text: z.string() }),
   z.object({ stream: z.literal('omitted'), bytes: z.number().int().nonnegative() }),
-]);
+]));
 /** @since 1 */
-export const WorkspaceExecResultSchema = z.object({
+export const WorkspaceExecResultSchema = lazySchema(() => z.object({
   exitCode: z.number().int().nullable(),
   signal: z.string().nullable(),
   stdout: z.string(),
@@ -71,8 +72,8 @@ export const WorkspaceExecResultSchema = z.object({
   output: z.array(ExecOutputSegmentSchema).optional(),
   strayProcessesKilled: z.boolean().optional(),
   cwd: z.string().optional(),
-});
-const Recursive = z.object({ recursive: z.boolean().optional() });
+}));
+const Recursive = lazySchema(() => z.object({ recursive: z.boolean().optional() }));
 
 /**
  * Output a running command printed since its previous report, in arrival order. A sender that
@@ -80,7 +81,7 @@ const Recursive = z.object({ recursive: z.boolean().optional() });
  * result is never affected (it keeps what its own cap keeps).
  * @since 1
  */
-export const ExecProgressValue = z.object({ output: z.array(ExecOutputSegmentSchema) });
+export const ExecProgressValue = lazySchema(() => z.object({ output: z.array(ExecOutputSegmentSchema) }));
 export type ExecProgressValue = z.infer<typeof ExecProgressValue>;
 
 /** `$/progress {token, value}` for a `workspace/exec` or `sandbox/exec` that carried `progressToken`. @since 1 */
@@ -92,18 +93,18 @@ export const ExecProgress = defineProgress('exec', ExecProgressValue, {
 
 /** Each workspace operation: params (without addressing) and result. Source of both method families. */
 export const WORKSPACE_OPERATIONS = {
-  read: { params: z.object({ path: z.string(), options: WorkspaceReadOptionsSchema.optional() }), result: WorkspaceReadResultSchema },
+  read: { params: lazySchema(() => z.object({ path: z.string(), options: WorkspaceReadOptionsSchema.optional() })), result: WorkspaceReadResultSchema },
   write: {
-    params: z.object({ path: z.string(), content: z.string(), options: WorkspaceWriteOptionsSchema.optional() }),
-    result: z.object({ path: z.string(), bytes: z.number() }),
+    params: lazySchema(() => z.object({ path: z.string(), content: z.string(), options: WorkspaceWriteOptionsSchema.optional() })),
+    result: lazySchema(() => z.object({ path: z.string(), bytes: z.number() })),
   },
-  stat: { params: z.object({ path: z.string() }), result: WorkspaceStatSchema },
-  readDirectory: { params: z.object({ path: z.string() }), result: z.array(WorkspaceDirEntrySchema) },
-  mkdir: { params: z.object({ path: z.string(), options: Recursive.optional() }), result: z.null() },
-  remove: { params: z.object({ path: z.string(), options: Recursive.optional() }), result: z.null() },
-  rename: { params: z.object({ from: z.string(), to: z.string() }), result: z.null() },
+  stat: { params: lazySchema(() => z.object({ path: z.string() })), result: WorkspaceStatSchema },
+  readDirectory: { params: lazySchema(() => z.object({ path: z.string() })), result: lazySchema(() => z.array(WorkspaceDirEntrySchema)) },
+  mkdir: { params: lazySchema(() => z.object({ path: z.string(), options: Recursive.optional() })), result: lazySchema(() => z.null()) },
+  remove: { params: lazySchema(() => z.object({ path: z.string(), options: Recursive.optional() })), result: lazySchema(() => z.null()) },
+  rename: { params: lazySchema(() => z.object({ from: z.string(), to: z.string() })), result: lazySchema(() => z.null()) },
   exec: {
-    params: z.object({
+    params: lazySchema(() => z.object({
       command: z.string(),
       options: WorkspaceExecOptionsSchema.optional(),
       /** @since 1 */
@@ -111,7 +112,7 @@ export const WORKSPACE_OPERATIONS = {
         .union([z.string(), z.number()])
         .optional()
         .describe('When present, the answerer may report the command\'s output so far as $/progress (exec) under this token.'),
-    }),
+    })),
     result: WorkspaceExecResultSchema,
   },
 } as const;
@@ -126,7 +127,7 @@ type WorkspaceDescriptor<K extends WorkspaceOperation> = RequestDescriptor<
 
 function workspaceMethod<K extends WorkspaceOperation>(op: K): WorkspaceDescriptor<K> {
   const { params, result } = WORKSPACE_OPERATIONS[op];
-  const withSession = params.extend({ sessionKey: z.string().optional().describe('Session whose workspace is addressed; the kernel fills it from the calling tool/invoke context when omitted.') });
+  const withSession = lazySchema(() => params.extend({ sessionKey: z.string().optional().describe('Session whose workspace is addressed; the kernel fills it from the calling tool/invoke context when omitted.') }));
   return defineRequest(`workspace/${op}`, withSession, result, {
     direction: 'plugin-to-kernel',
     since: 1,

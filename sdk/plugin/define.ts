@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { adminCapability, type ContributionsInput, type SandboxAdminOperation, type ToolContribution } from '../../protocol/index.js';
+import { adminCapability, resolveLazySchemaTree, type ContributionsInput, type SandboxAdminOperation, type ToolContribution } from '../../protocol/index.js';
 import type { PluginDefinition, ToolDefinition } from './types.js';
 
 /** Declares a plugin; checks it eagerly so a mistake fails at load, not at the first call. @since 1 */
@@ -26,7 +26,7 @@ export function isZodSchema(value: unknown): value is z.ZodType {
 /** The wire form of one tool (zod schemas become JSON Schema). */
 export function toolContribution(tool: ToolDefinition<any>, defaultFamily: string): ToolContribution {
   const inputSchema = isZodSchema(tool.inputSchema)
-    ? (z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>)
+    ? (z.toJSONSchema(resolveLazySchemaTree(tool.inputSchema), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>)
     : tool.inputSchema;
   const { handler: _h, ...rest } = tool;
   return { ...rest, family: tool.family ?? defaultFamily, inputSchema };
