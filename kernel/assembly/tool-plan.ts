@@ -74,8 +74,12 @@ function familyKey(tools: readonly KernelTool[]): string {
 
 export class ToolPlans {
   readonly #byResult = new WeakMap<readonly PolicyKept[], Map<string, ToolPlan>>();
-  /** A plugin tool's planned form per target: shared by every result that keeps it, so plans stay arrays of references. */
-  readonly #bySource = new WeakMap<SurfaceTool, Map<string, PlannedTool>>();
+  /**
+   * A plugin tool's planned form per target: shared by every result that keeps it, so plans stay
+   * arrays of references. Keyed by target first (a handful of schema dialects), so a tool costs
+   * one look-up, not a look-up in a map of its own.
+   */
+  readonly #byTarget = new Map<string, WeakMap<SurfaceTool, PlannedTool>>();
   readonly #families = new WeakMap<readonly PolicyKept[], readonly FamilySurfaceTool[]>();
 
   constructor(private readonly toolSearch: ToolSearchConfig | undefined) {}
@@ -101,22 +105,17 @@ export class ToolPlans {
     return plan;
   }
 
-  #plugin(source: SurfaceTool, target: SchemaTarget, targetKey: string): PlannedTool {
-    let byTarget = this.#bySource.get(source);
-    if (!byTarget) this.#bySource.set(source, (byTarget = new Map()));
-    let tool = byTarget.get(targetKey);
-    if (!tool) byTarget.set(targetKey, (tool = planned(pluginToolDefinition(source, normalizeToolSchema(source.contribution.inputSchema, target)), { kind: 'plugin', source })));
-    return tool;
-  }
-
   #build(kept: readonly PolicyKept[], target: SchemaTarget, targetKey: string, memoryWritePath: string | undefined, families: readonly KernelTool[]): ToolPlan {
     const familyByName = new Map(families.map((tool) => [tool.name, tool]));
+    let forTarget = this.#byTarget.get(targetKey);
+    if (!forTarget) this.#byTarget.set(targetKey, (forTarget = new WeakMap()));
     const tools: PlannedTool[] = kept.map((source) => {
       if (isFamilyTool(source)) {
         const { execute: _execute, ...definition } = familyByName.get(source.name)!;
         return planned(Object.freeze(definition), { kind: 'family', source });
       }
-      const tool = this.#plugin(source, target, targetKey);
+      let tool = forTarget.get(source);
+      if (!tool) forTarget.set(source, (tool = planned(pluginToolDefinition(source, normalizeToolSchema(source.contribution.inputSchema, target)), { kind: 'plugin', source })));
       // A memory run's write is the kernel's append to its one path (the policy left it only read and write).
       return memoryWritePath !== undefined && source.name === 'write' ? planned(memoryWriteDefinition(tool.definition, memoryWritePath), { kind: 'memory-write', source }) : tool;
     });

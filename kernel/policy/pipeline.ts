@@ -6,6 +6,7 @@
 import { buildPluginToolGroups, normalizeToolPolicyName } from '../../sdk/policy/index.js';
 import { lintStep, type LintSurface, type ListFinding } from './entry-lint.js';
 import { stepPlan, type ToolSurface } from './step-plan.js';
+import { DROP, KEEP, UNDECIDED, stepVerdicts } from './step-verdicts.js';
 import type { PolicyVocabulary } from './vocabulary.js';
 import { formatListWarnings } from './warnings.js';
 import type { PolicyLayerId, PolicyRemoval, PolicyStep, ToolExplanation } from './types.js';
@@ -42,6 +43,10 @@ export interface PipelineOptions {
 
 interface Surface extends ToolSurface, LintSurface {
   readable: readonly PolicyTool[];
+  /** The normalized name of each readable tool, by index. */
+  keys: readonly string[];
+  /** 1 where a readable tool is the first with its normalized name (the effective allowlist lists it). */
+  firstOfKey: Uint8Array;
   unreadable: string[];
   vocabulary: PolicyVocabulary;
 }
@@ -53,6 +58,7 @@ function surfaceOf(tools: readonly PolicyTool[]): Surface {
   const cached = surfaces.get(tools);
   if (cached) return cached;
   const readable: PolicyTool[] = [];
+  const keys: string[] = [];
   const unreadable: string[] = [];
   for (let i = 0; i < tools.length; i++) {
     let name = '';
@@ -61,12 +67,20 @@ function surfaceOf(tools: readonly PolicyTool[]): Surface {
     } catch {
       // A throwing getter is as unreadable as a missing name.
     }
-    if (name) readable.push(tools[i]);
-    else unreadable.push(`tools: policy filtering skipped a tool with no readable name at index ${i}.`);
+    if (name) {
+      readable.push(tools[i]);
+      keys.push(name);
+    } else unreadable.push(`tools: policy filtering skipped a tool with no readable name at index ${i}.`);
   }
-  const names = new Set(readable.map((tool) => normalizeToolPolicyName(tool.name)));
+  const names = new Set<string>();
+  const firstOfKey = new Uint8Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    if (names.has(keys[i])) continue;
+    names.add(keys[i]);
+    firstOfKey[i] = 1;
+  }
   const groups = buildPluginToolGroups(readable, (tool) => (tool.pluginId ? { pluginId: tool.pluginId, core: tool.core } : undefined));
-  const surface = { readable, unreadable, names, groups, vocabulary: { plugins: new Set(groups.byPlugin.keys()), tools: names } };
+  const surface = { readable, keys, firstOfKey, unreadable, names, groups, vocabulary: { plugins: new Set(groups.byPlugin.keys()), tools: names } };
   if (Object.isFrozen(tools)) surfaces.set(tools, surface);
   return surface;
 }
@@ -93,26 +107,50 @@ export function applyPolicyPipeline<T extends PolicyTool>(tools: readonly T[], s
   const findings: ListFinding[] = [];
   const removals: PolicyRemoval[] = [];
   const layers: PolicyLayerId[] = [];
-  let current = surface.readable as T[];
+  const readable = surface.readable as readonly T[];
+  const { keys, firstOfKey } = surface;
+  // The tools still in, as indices into `readable`: the first `count` of `current`, or all of
+  // `readable` while no layer removed any. Each layer compacts them in place (it only narrows),
+  // so a run allocates one index buffer, however many layers remove tools.
+  let current: Int32Array | undefined;
+  let count = readable.length;
   for (const step of steps) {
     if (!step.policy) continue;
     layers.push(step.layer);
     const plan = stepPlan(step, step.policy, surface, frozen);
     findings.push(...stepFindings(step, surface, vocabulary, frozen && (vocabulary === surface.vocabulary || Object.isFrozen(vocabulary))));
-    let removedAny = false;
-    const kept: T[] = [];
-    for (const tool of current) {
-      if (plan.matches(tool.name)) kept.push(tool);
-      else {
-        removedAny = true;
-        removals.push(plan.audit(normalizeToolPolicyName(tool.name)));
+    const verdicts = stepVerdicts(plan, readable.length);
+    const from = current;
+    let survivors = 0;
+    for (let k = 0; k < count; k++) {
+      const i = from ? from[k] : k;
+      let verdict = verdicts[i];
+      if (verdict === UNDECIDED) verdicts[i] = verdict = plan.matches(readable[i].name) ? KEEP : DROP;
+      if (verdict === KEEP) {
+        if (current) current[survivors] = i;
+        survivors++;
+      } else {
+        if (!current) {
+          // The first removal of the run: the tools before it were all kept, in order.
+          current = new Int32Array(readable.length);
+          for (let j = 0; j < k; j++) current[j] = j;
+        }
+        removals.push(plan.audit(keys[i]));
       }
     }
-    if (removedAny) current = kept;
+    count = survivors;
   }
-  const effectiveAllowlist = [...new Set(current.map((tool) => normalizeToolPolicyName(tool.name)))];
+  const kept: T[] = [];
+  // A verdict depends on the normalized name only, so tools of one name are kept or dropped
+  // together, and the first kept one of a name is its first in the surface.
+  const effectiveAllowlist: string[] = [];
+  for (let k = 0; k < count; k++) {
+    const i = current ? current[k] : k;
+    kept.push(readable[i]);
+    if (firstOfKey[i]) effectiveAllowlist.push(keys[i]);
+  }
   const warnings = [...surface.unreadable, ...formatListWarnings(findings, vocabulary)];
-  return { tools: current === surface.readable ? [...current] : current, removals, warnings, effectiveAllowlist, layers, explain: explainer(effectiveAllowlist, removals, layers) };
+  return { tools: kept, removals, warnings, effectiveAllowlist, layers, explain: explainer(effectiveAllowlist, removals, layers) };
 }
 
 function explainer(present: readonly string[], removals: readonly PolicyRemoval[], layers: PolicyLayerId[]) {

@@ -42,7 +42,9 @@ export function isKnownEntry(entry: string, vocabulary: PolicyVocabulary): boole
   const sets = [FIXED, vocabulary.plugins, vocabulary.tools];
   if (!name.includes('*')) return sets.some((set) => set.has(name));
   const glob = compileGlobs([name]);
-  return sets.some((set) => [...set].some((known) => matchesGlobs(known, glob)));
+  // Iterated, not spread: a plugin surface's set holds every tool name, and a match is usually early.
+  for (const set of sets) for (const known of set) if (matchesGlobs(known, glob)) return true;
+  return false;
 }
 
 /** Edit distance counting a swap of neighbours as one edit (`exce` → `exec`), stopping once it exceeds `max`. */

@@ -46,6 +46,10 @@ const MEMO_LIMIT = 2048;
 const matcherCache = new WeakMap<CompiledGlobs, WeakMap<CompiledGlobs, [ToolNameMatcher | undefined, ToolNameMatcher | undefined]>>();
 
 function memoizedMatcher(allow: CompiledGlobs, deny: CompiledGlobs, writeAllowsApplyPatch: boolean): ToolNameMatcher {
+  // Nothing denied and everything (or nothing, i.e. no restriction) allowed: every name passes,
+  // as `decide` would say. No memo then: a list seen once (a run's `['*', ...]` allowlist) would
+  // fill one with every tool name of the surface for nothing.
+  if (deny.size === 0 && (allow.size === 0 || allow.matchesAll)) return ALLOW_ALL;
   let byDeny = matcherCache.get(allow);
   if (!byDeny) matcherCache.set(allow, (byDeny = new WeakMap()));
   let pair = byDeny.get(deny);
@@ -96,6 +100,8 @@ export function createRuntimeToolMatcher(toolsAllow?: readonly unknown[] | null,
   if (toolsAllow === null) return ALLOW_ALL;
   const restrictions = readToolAllowlistIntersection(toolsAllow) ?? [toolsAllow];
   const matchers = restrictions.map((allow) => (allow.length > 0 ? createToolPolicyMatcher({ allow }, writeAllowsApplyPatch) : DENY_ALL));
+  // One restriction (the common case) is its own matcher: no closure between it and the caller.
+  if (matchers.length === 1) return matchers[0]!;
   return (name) => matchers.every((matches) => matches(name));
 }
 

@@ -15,9 +15,25 @@ export function foldToolName(value: unknown): string {
 const NORMALIZED_CACHE_LIMIT = 65_536;
 const normalizedCache = new Map<string, string>();
 
+/**
+ * Whether trimming and lower-casing leave `name` as it is: printable ASCII, no space, no
+ * upper-case letter. Most names are already so, and a scan of their few characters is cheaper
+ * than a look-up in a cache that holds a whole large surface's names (a miss of the CPU caches
+ * per name at 20,000 tools); it also keeps such names out of that cache.
+ */
+function isFolded(name: string): boolean {
+  if (name.length === 0) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f || (c >= 0x41 && c <= 0x5a)) return false;
+  }
+  return true;
+}
+
 /** The policy id a name or alias matches under. Non-strings normalize to `''`. */
 export function normalizeToolPolicyName(name: unknown): string {
   if (typeof name !== 'string') return '';
+  if (isFolded(name)) return TOOL_NAME_ALIASES.get(name) ?? name;
   let normalized = normalizedCache.get(name);
   if (normalized === undefined) {
     const folded = name.trim().toLowerCase();
