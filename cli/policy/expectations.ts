@@ -5,7 +5,7 @@
  *     "runs": [{ "agent": "main", "group": "team", "mustHave": ["read"], "mustNotHave": ["exec"] }] }
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseJsonWithComments } from '../../kernel/config/jsonc.js';
 import { parseSender } from '../args.js';
 import { CliError } from '../errors.js';

@@ -5,7 +5,7 @@
  * lets any params through its shape and then throws -32602 (invalid params) naming what is wrong.
  */
 import { ErrorCode, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Accepts the method, checks the params by hand (a refinement's throw reaches the SDK as is). */
 export const CallToolRequestChecked = z

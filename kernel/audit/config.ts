@@ -3,7 +3,7 @@
  * grows before it rotates, and how many rotated files are kept. On by default, in the state
  * directory (`<state dir>/audit/audit.jsonl`), which confined plugins never see.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const DEFAULT_AUDIT_MAX_FILE_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_AUDIT_KEEP_FILES = 5;

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveLazySchemaTree } from '../../protocol/index.js';
 import { PincerConfigSchema } from './schema.js';
 

@@ -2,7 +2,7 @@
  * The whole Pincer config file (`pincer.config.json`): plugins, agents, tool policy,
  * groups, session and sandbox settings.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentToolsConfigSchema, GroupConfigSchema, ToolsConfigSchema } from './tools-schema.js';
 import { PluginConfigSchema } from '../host/config.js';
 import { ConfinementConfigSchema } from '../confine/config.js';

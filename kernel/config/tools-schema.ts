@@ -2,7 +2,7 @@
  * Operator-facing tool policy config, validated with zod. Unknown keys are errors
  * (a misspelt `alow` must not silently allow everything).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { TOOL_PROFILE_IDS } from '../../protocol/vocabulary/index.js';
 import { normalizeProtectedPath } from '../workspace/protected-paths.js';
 import { ToolSearchConfigSchema } from '../tool-search/config.js';

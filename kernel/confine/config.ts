@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The operator's `confinement` config. Plugins that declare a `confinement` block run under

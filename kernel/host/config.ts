@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // setTimeout fires at once for delays past 2^31-1 ms; no deadline may be longer.
 const Ms = z.number().int().positive().max(2_147_483_647);

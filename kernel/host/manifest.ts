@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Contributions, SUPPORTED_PROTOCOL_VERSIONS, describeVersionMismatch } from '../../protocol/index.js';
 import type { PluginConfig } from './config.js';
 import { escapeForTerminal } from './escape.js';

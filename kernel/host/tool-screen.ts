@@ -3,7 +3,7 @@
  * tool: a tool with a bad shape, name or schema is dropped with the reason, and the plugin's other
  * tools (and every other plugin's) stay. Deadlines are clamped to the operator's here, once.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolContribution } from '../../protocol/index.js';
 import { DEFAULT_SCHEMA_LIMITS, SchemaLimitError, assertSchemaWithinLimits } from '../schema/index.js';
 import { escapeForTerminal } from './escape.js';

@@ -3,7 +3,7 @@
  * `maxDefinitionChars` (the JSON size of their definitions), its deferrable tools are left out
  * and a `tool_search` tool finds them. `enabled: false` lists everything; `true` always defers.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const DEFAULT_MAX_LISTED_TOOLS = 40;
 export const DEFAULT_MAX_DEFINITION_CHARS = 40_000;

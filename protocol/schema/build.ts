@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AnyDescriptor } from '../define.js';
 import { ProtocolErrorCodes, ProtocolErrorData } from '../v1/errors.js';
 import { resolveLazySchemaTree } from '../lazy-schema.js';

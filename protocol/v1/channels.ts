@@ -4,7 +4,7 @@
  * message-action vocabulary it supports; it cannot add names. The kernel owns the `message`
  * tool, checks every call against the declaration, and sends the channel `channel/action`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRequest } from '../define.js';
 import { CHANNEL_MESSAGE_ACTION_NAMES } from '../vocabulary/index.js';
 import { lazySchema } from '../lazy-schema.js';

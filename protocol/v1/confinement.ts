@@ -4,7 +4,7 @@
  * other path absent, no network unless declared, no new process unless declared, a cleared
  * environment plus the declared names. A plugin with no declaration gets none of these.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema } from '../lazy-schema.js';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WORKSPACE_ERROR_CODES } from './workspace-types.js';
 import { lazySchema } from '../lazy-schema.js';
 

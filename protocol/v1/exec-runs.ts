@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRequest, type RequestDescriptor } from '../define.js';
 import type * as T from './exec-run-types.js';
 import { ExecOutputSegmentSchema, WorkspaceExecOptionsSchema } from './workspace.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRequest } from '../define.js';
 import { ChannelContribution } from './channels.js';
 import { HookContribution } from './hooks.js';

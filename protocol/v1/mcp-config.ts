@@ -6,7 +6,7 @@
  * bridge parses its settings with them.
  * @since 1
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { lazySchema } from '../lazy-schema.js';
 
 const Deadlines = {

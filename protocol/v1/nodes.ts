@@ -4,7 +4,7 @@
  * tool reaches them with `node/invoke`, after refusing what the generic surface must never
  * carry (shell commands, media payloads, path-policied file transfers).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRequest } from '../define.js';
 import { lazySchema } from '../lazy-schema.js';
 

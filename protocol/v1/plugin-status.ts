@@ -3,7 +3,7 @@
  * MCP bridge reports each MCP server (idle, connecting, ready, reconnecting, failed) with its
  * last error. The kernel keeps the latest report and shows it in the plugin's status.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineNotification } from '../define.js';
 import { lazySchema } from '../lazy-schema.js';
 

@@ -5,7 +5,7 @@
  * (`admin/<op>`) in the backend contribution; the CLI reaches them through the kernel's host and
  * imports no plugin.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRequest } from '../define.js';
 import { lazySchema } from '../lazy-schema.js';
 

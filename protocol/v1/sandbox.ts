@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRequest, type RequestDescriptor } from '../define.js';
 import { WORKSPACE_OPERATIONS, type WorkspaceOperation } from './workspace.js';
 import { lazySchema } from '../lazy-schema.js';

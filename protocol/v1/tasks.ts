@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineNotification, defineRequest } from '../define.js';
 import { lazySchema } from '../lazy-schema.js';
 

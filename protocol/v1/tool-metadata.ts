@@ -5,7 +5,7 @@
  * policy (the plugin id MCP-bridged tools answer to). Also the result blocks that MCP content
  * passes through as. All optional: a plugin that declares none of it is unchanged.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { BUNDLE_MCP_PLUGIN_ID } from '../vocabulary/catalog.js';
 import { lazySchema } from '../lazy-schema.js';
 

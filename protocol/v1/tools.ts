@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineNotification, defineProgress, defineRequest } from '../define.js';
 import { ToolMetadataFields, ToolResultContentBlocks } from './tool-metadata.js';
 import { ExecOutputSegmentSchema } from './workspace.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineProgress, defineRequest, type RequestDescriptor } from '../define.js';
 import type * as T from './workspace-types.js';
 import { lazySchema } from '../lazy-schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { adminCapability, resolveLazySchemaTree, type ContributionsInput, type SandboxAdminOperation, type ToolContribution } from '../../protocol/index.js';
 import type { PluginDefinition, ToolDefinition } from './types.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Operator-facing sandbox settings (`agents.defaults.sandbox`, `agents.list[].sandbox`, and the

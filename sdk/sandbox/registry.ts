@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { readRegistryFile, writeRegistryFile } from './registry-file.js';
 
 /** What the kernel remembers about a sandbox beyond what the backend itself labels. */

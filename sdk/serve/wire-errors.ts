@@ -1,5 +1,5 @@
 import { ResponseError } from 'vscode-jsonrpc';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProtocolErrorCodes, type ProtocolErrorData } from '../../protocol/index.js';
 import { PluginError, WorkspaceError } from '../plugin/errors.js';
 import { confinementDenied } from './confinement-denial.js';

@@ -46,6 +46,15 @@ describe('import boundaries', () => {
     expect(violations('plugins', (t) => t.startsWith('kernel/'))).toEqual([]);
   });
 
+  it('imports zod as a namespace everywhere a bundle is built from, so bundles keep only the parts of zod they use', () => {
+    // `import { z }` binds zod's whole namespace object: every plugin bundle then carried all of
+    // zod (583 KB with its locales and JSON Schema importer) and compiled it at each start.
+    const named = ['protocol', 'sdk', 'kernel', 'plugins', 'cli', 'bench', 'test/fixtures'].flatMap((area) =>
+      sourceFiles(area).filter((file) => /^import \{[^}]*\bz\b[^}]*\} from 'zod'/m.test(readFileSync(join(root, file), 'utf8'))),
+    );
+    expect(named).toEqual([]);
+  });
+
   it('keeps the protocol free of imports from any other layer', () => {
     expect(violations('protocol', (t) => !t.startsWith('protocol/'))).toEqual([]);
   });

@@ -3,7 +3,7 @@
  * expression (`cron`, UTC). Validated at creation: a schedule that never fires, or that would
  * fire more often than the refire gap allows, is refused with the job named.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MIN_REFIRE_GAP_MS } from './constants.js';
 import { CronSyntaxError, nextCronTime, parseCronExpression, type CronFields } from './cron-expression.js';
 

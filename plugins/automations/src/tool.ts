@@ -4,7 +4,7 @@
  * creator agent's, and inside a cron run the tool serves only that run's own job.
  */
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RunInfo } from '../../../protocol/index.js';
 import { defineTool, TurnRefusedError } from '../../../sdk/plugin-api.js';
 import { errorResult, okResult } from '../../../sdk/tool-results.js';

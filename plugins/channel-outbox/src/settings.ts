@@ -3,7 +3,7 @@
  * mistake fails the handshake with the key that is wrong.
  */
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { privateDataDir } from '../../../sdk/journal/index.js';
 
 /** Actions the outbox can perform; everything but `read` appends one record. */

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const WEBHOOK_ACTIONS = ['send', 'broadcast', 'reply', 'thread-reply', 'react', 'edit', 'delete'] as const;
 

@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Journal, privateDataDir } from '../../../sdk/journal/index.js';
 import { definePlugin, type NodeDefinition } from '../../../sdk/plugin-api.js';
 import { localCommands } from './commands.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProtectedPathSyntaxError, WorkspaceError, normalizeProtectedPaths } from '../../../sdk/fs-bridge/index.js';
 import { ExecModeSettings, type ExecConfinement } from './exec/exec-confinement.js';
 import type { LocalWorkspaceOptions } from './local-workspace.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** How the workspace copy is kept in step with the host (see docs/sandbox.md, "ssh"). */
 export const SshSyncSettingsSchema = z.strictObject({

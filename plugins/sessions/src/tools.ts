@@ -3,7 +3,7 @@
  * read sessions. Every one asks the kernel, which decides from its own record of the calling
  * run (depth, tools, agent); this plugin holds no session state of its own.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, type ToolDefinition } from '../../../sdk/plugin-api.js';
 import { okResult } from '../../../sdk/tool-results.js';
 import { refusalAsResult } from './refusal.js';

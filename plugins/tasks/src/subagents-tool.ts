@@ -3,7 +3,7 @@
  * (subagents, cron runs), show one task, or cancel one. Cancelling reaches the real work: the
  * kernel running the task aborts its turn and, through it, the tool calls and commands in flight.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../../sdk/plugin-api.js';
 import { errorResult, okResult } from '../../../sdk/tool-results.js';
 import type { TaskRecord } from '../../../protocol/index.js';

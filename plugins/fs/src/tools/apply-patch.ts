@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../../../sdk/plugin-api.js';
 import { explainWorkspaceError, WORKSPACE_ERROR_HINTS } from '../../../../sdk/fs-bridge/index.js';
 import { defaultJournalStore } from '../journal/default-store.js';

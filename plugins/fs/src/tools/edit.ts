@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../../../sdk/plugin-api.js';
 import { assertWellFormed } from '../text/utf8.js';
 import { findMatches, replaceMatches } from './edit-match.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../../../sdk/plugin-api.js';
 import type { WorkspaceDirEntry } from '../../../../protocol/index.js';
 import { explained, ok, type FsToolContext } from './results.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../../../sdk/plugin-api.js';
 import { explained, fail, ok, type FsToolContext } from './results.js';
 import { firstInvalidUtf8 } from '../text/utf8.js';

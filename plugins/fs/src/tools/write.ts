@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { WorkspaceService } from '../../../../protocol/index.js';
 import { defineTool } from '../../../../sdk/plugin-api.js';
 import { workspaceErrorCodeOf } from '../../../../sdk/fs-bridge/index.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * How the local backend runs `exec` (the `sandbox-local` entry's `settings.exec`).

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolInvokeResult, WorkspaceExecOptions, WorkspaceExecResult } from '../../../../protocol/index.js';
 import { defineTool, type ToolDefinition } from '../../../../sdk/plugin-api.js';
 import { ENV_NAME_PATTERN } from '../../../../sdk/sandbox/shell/command-env.js';

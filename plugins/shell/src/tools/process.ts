@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ExecRunInfo, ExecRunService, ToolInvokeResult } from '../../../../protocol/index.js';
 import { defineTool, type ToolDefinition } from '../../../../sdk/plugin-api.js';
 import { runDetails, runEnd, runSummary, runtimeMs } from '../runs/describe.js';
