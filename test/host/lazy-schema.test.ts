@@ -57,3 +57,14 @@ describe('lazy protocol schemas', () => {
     expect(ToolInvokeResult.safeParse({ content: [{ type: 'text' }] }).success).toBe(false);
   });
 });
+
+describe('every schema the protocol exports', () => {
+  it('is built on first use (a new schema written eagerly would be built by every process at load)', async () => {
+    const protocol = await import('../../protocol/index.js');
+    const eager = Object.entries(protocol)
+      .filter(([, value]) => typeof value === 'object' && value !== null && '_zod' in value)
+      .filter(([, value]) => resolveLazySchema(value) === value)
+      .map(([name]) => name);
+    expect(eager).toEqual([]);
+  });
+});
