@@ -26,12 +26,12 @@ const defOf = (schema: unknown): Record<string, unknown> | undefined => (schema 
  * Replaces the stand-ins a zod definition holds (children, shape values, options) by their
  * schemas, and hands each child schema it holds to `visit`.
  */
-function resolveChildren(schema: object, visit?: (child: object) => void): void {
+function resolveChildren(schema: object, visit: (child: object) => void): void {
   const def = defOf(schema);
   if (def === undefined) return;
   const resolved = (item: unknown): unknown => {
     const value = isObject(item) && builders.has(item) ? resolveLazySchema(item) : item;
-    if (visit && isObject(value) && defOf(value) !== undefined) visit(value);
+    if (isObject(value) && defOf(value) !== undefined) visit(value);
     return value;
   };
   // Written only where a stand-in was: some keys are getters (a default value), not slots.

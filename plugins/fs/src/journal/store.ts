@@ -126,7 +126,6 @@ export class JournalStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
-    if (names.length === 0) return [];
     const found: Journal[] = [];
     for (const name of names) {
       const file = path.join(dir, name);
