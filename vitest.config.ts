@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Builds dist/ once (fixture plugins run as compiled child processes) unless `npm test` already did.
     globalSetup: ['test/global-setup.ts'],
+    // Each file its own PINCER_STATE_DIR, so files running at once never share plugin data.
+    setupFiles: ['test/setup/isolated-state.ts'],
     // Integration tests spawn real child processes; give them room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 60_000,
