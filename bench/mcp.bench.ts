@@ -12,11 +12,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Bench } from 'tinybench';
 import type { CliLogger } from '../cli/logger.js';
 import { loadKernelApi } from '../cli/kernel.js';
 import { createMcpServer } from '../cli/serve/mcp-server.js';
 import { ToolBridge } from '../cli/serve/tool-bridge.js';
+import { measure, ratio } from './lib/measure.js';
 
 const FILE = 'small.txt';
 const CONTENT = 'a small file, read over and over\n'.repeat(8);
@@ -58,28 +58,26 @@ export async function runMcpBench(options: { time?: number } = {}): Promise<McpB
       // A bench that silently measures an error path is worse than none.
       if (!text.includes('a small file')) throw new Error(`read returned unexpected content: ${text.slice(0, 200)}`);
     };
-    const bench = new Bench({ name: 'mcp tools/call', time: options.time ?? 1000 });
-    bench
-      .add('direct toolSet.execute', async () => {
-        const r = await toolSet.execute('read', args, { toolCallId: `b${id++}` });
-        check(JSON.stringify(r.content));
-      })
-      .add('MCP tools/call in-process', async () => {
-        check(JSON.stringify((await inProcess.callTool({ name: 'read', arguments: args })).content));
-      })
-      .add('MCP tools/call stdio (pincer serve)', async () => {
-        check(JSON.stringify((await stdio.callTool({ name: 'read', arguments: args })).content));
-      });
-    await bench.run();
-
-    const medians: Record<string, number> = {};
-    for (const task of bench.tasks) {
-      const result = task.result as { latency?: { p50?: number }; error?: Error; state?: string } | undefined;
-      if (result?.error) throw result.error;
-      medians[task.name] = Math.round((result?.latency?.p50 ?? Number.NaN) * 1000 * 10) / 10; // ms → µs
-    }
-    const base = medians['direct toolSet.execute'];
-    const ratiosToDirect = Object.fromEntries(Object.entries(medians).map(([name, us]) => [name, Math.round((us / base) * 100) / 100]));
+    // Alternating rounds (bench/lib/measure.ts): run one after another, the three tasks saw
+    // different machine load, and the stdio row's spread (0.81–1.85×) was wider than its gap.
+    const results = await measure(
+      {
+        'direct toolSet.execute': async () => {
+          const r = await toolSet.execute('read', args, { toolCallId: `b${id++}` });
+          check(JSON.stringify(r.content));
+        },
+        'MCP tools/call in-process': async () => {
+          check(JSON.stringify((await inProcess.callTool({ name: 'read', arguments: args })).content));
+        },
+        'MCP tools/call stdio (pincer serve)': async () => {
+          check(JSON.stringify((await stdio.callTool({ name: 'read', arguments: args })).content));
+        },
+      },
+      { timeMs: options.time ?? 3000 },
+    );
+    const direct = results['direct toolSet.execute']!;
+    const medians = Object.fromEntries(Object.values(results).map((m) => [m.name, Math.round(m.medianUs * 10) / 10]));
+    const ratiosToDirect = Object.fromEntries(Object.values(results).map((m) => [m.name, ratio(m, direct)]));
     return { unit: 'µs (median latency)', medians, ratiosToDirect };
   } finally {
     for (const close of closers.reverse()) await close().catch(() => undefined);

@@ -29,12 +29,19 @@ export interface McpServerOptions {
   approvals?: ApprovalRouter;
 }
 
-/** The client-facing names of a tool set, computed once per assembly. */
-const namesOf = new WeakMap<object, McpToolNames>();
-function toolNames(toolSet: ToolSet): McpToolNames {
-  let names = namesOf.get(toolSet);
-  if (!names) namesOf.set(toolSet, (names = new McpToolNames(toolSet.tools.map((t) => t.name))));
-  return names;
+/** A tool set's client-facing names and its tools by name, computed once per assembly (a bridged set may hold thousands). */
+interface ToolSetIndex {
+  names: McpToolNames;
+  byName: ReadonlyMap<string, ToolSet['tools'][number]>;
+}
+const indexOf = new WeakMap<object, ToolSetIndex>();
+function indexed(toolSet: ToolSet): ToolSetIndex {
+  let index = indexOf.get(toolSet);
+  if (!index) {
+    index = { names: new McpToolNames(toolSet.tools.map((t) => t.name)), byName: new Map(toolSet.tools.map((t) => [t.name, t])) };
+    indexOf.set(toolSet, index);
+  }
+  return index;
 }
 
 export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): Server {
@@ -48,14 +55,15 @@ export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): 
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const toolSet = bridge.toolSet;
-    const names = toolNames(toolSet);
+    const { names } = indexed(toolSet);
     return { tools: toolSet.tools.map((tool) => listedTool(tool, names.mcpName(tool.name))) };
   });
 
   server.setRequestHandler(CallToolRequestChecked, async (request, extra): Promise<CallToolResult> => {
     const { name: asked, arguments: args, _meta } = request.params as CheckedCallParams;
     const toolSet = bridge.toolSet;
-    const name = toolNames(toolSet).kernelName(asked);
+    const index = indexed(toolSet);
+    const name = index.names.kernelName(asked);
     const started = performance.now();
     // Unique across clients: approvals are routed back to this client by it.
     const toolCallId = `mcp-${randomUUID()}`;
@@ -67,7 +75,7 @@ export function createMcpServer(bridge: ToolBridge, options: McpServerOptions): 
       // Tools a search found are listed from now on: re-assemble, and the client hears list_changed.
       if (name === TOOL_SEARCH_NAME && !result.isError) bridge.refresh();
       options.logger.debug(`tools/call ${name}: ${result.outcome}${result.code ? ` (${result.code})` : ''} in ${(performance.now() - started).toFixed(1)} ms`);
-      const tool = toolSet.tools.find((t) => t.name === name);
+      const tool = index.byName.get(name);
       const structured = structuredContentFor(tool?.outputSchema, result);
       if (structured.problem) options.logger.warn(`tools/call ${name}: structured content does not match the output schema (${structured.problem}); sent what matches`);
       return { ...toMcpResult(result), ...(structured.value ? { structuredContent: structured.value } : {}) };
