@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { createKernel, type PincerConfig } from '../kernel/index.js';
 import { createPluginHost } from '../kernel/host/index.js';
 import { NAMED_ECHO_PLUGIN, assertEchoed, startBareChild } from './lib/bare-rpc.js';
-import { measure, ratio } from './lib/measure.js';
+import { measure, ratio, WARMUP_CALLS } from './lib/measure.js';
 import { printRows, us, type SuiteReport } from './lib/report.js';
 import { quietLogger, scratchDir } from './lib/scratch.js';
 
@@ -62,7 +62,7 @@ export async function runHostBench(options: { timeMs?: number } = {}): Promise<S
         'host-mediated': async () => assertEchoed(await host.invokeTool('p0', 'p0_echo', ARGS), ARGS),
         'kernel-mediated': async () => okText(await toolSet.execute('p0_echo', ARGS), ARGS),
       },
-      { timeMs },
+      { timeMs, warmupCalls: WARMUP_CALLS },
     );
 
     const many = await startKernel(echoPlugins(PLUGINS), scratch.dir);
@@ -75,7 +75,7 @@ export async function runHostBench(options: { timeMs?: number } = {}): Promise<S
         'bare pipelined': () => Promise.all(Array.from({ length: BURST }, (_, i) => bares[i % PLUGINS]!.call({ i }))),
         kernel: () => Promise.all(Array.from({ length: BURST }, async (_, i) => okText(await manyTools.execute(`p${i % PLUGINS}_echo`, { i }), { i }))),
       },
-      { timeMs: timeMs * 2, minIterations: 3 },
+      { timeMs: timeMs * 2, minIterations: 3, warmupCalls: Math.ceil(WARMUP_CALLS / BURST) },
     );
 
     let started: Awaited<ReturnType<typeof startKernel>> | undefined;

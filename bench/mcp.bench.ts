@@ -16,7 +16,7 @@ import type { CliLogger } from '../cli/logger.js';
 import { loadKernelApi } from '../cli/kernel.js';
 import { createMcpServer } from '../cli/serve/mcp-server.js';
 import { ToolBridge } from '../cli/serve/tool-bridge.js';
-import { measure, ratio } from './lib/measure.js';
+import { measure, ratio, WARMUP_CALLS } from './lib/measure.js';
 
 const FILE = 'small.txt';
 const CONTENT = 'a small file, read over and over\n'.repeat(8);
@@ -73,7 +73,8 @@ export async function runMcpBench(options: { time?: number } = {}): Promise<McpB
           check(JSON.stringify((await stdio.callTool({ name: 'read', arguments: args })).content));
         },
       },
-      { timeMs: options.time ?? 3000 },
+      // Steady state: the stdio path warms up four processes, the direct path three (see warmupCalls).
+      { timeMs: options.time ?? 3000, warmupCalls: WARMUP_CALLS },
     );
     const direct = results['direct toolSet.execute']!;
     const medians = Object.fromEntries(Object.values(results).map((m) => [m.name, Math.round(m.medianUs * 10) / 10]));

@@ -22,7 +22,17 @@ export interface MeasureOptions {
   rounds?: number;
   /** Iterations each task runs at least per round, whatever its time budget (default 8). */
   minIterations?: number;
+  /**
+   * Untimed calls of each task before the first round (default 0). A path through fresh plugin
+   * processes gets about twice as cheap over its first ~3,000 calls (V8 tiering up and the heaps
+   * reaching their working size, in every process on it), so a path of ~1 ms per call measured in a
+   * few seconds is mostly that warm-up, and two paths through different processes warm up unevenly.
+   */
+  warmupCalls?: number;
 }
+
+/** Untimed calls per task that bring a path through fresh plugin processes to its steady state (see `warmupCalls`). */
+export const WARMUP_CALLS = 4_000;
 
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -50,6 +60,16 @@ export async function measure(tasks: Record<string, BenchTask>, options: Measure
   const perRound = Math.max(1, (options.timeMs ?? 600) / rounds);
   const iterations = options.minIterations ?? 8;
   const out: Record<string, Measured> = Object.fromEntries(names.map((name) => [name, { name, medianUs: 0, samples: 0, roundsUs: [] }]));
+  for (const name of names) {
+    const task = tasks[name]!;
+    for (let i = 0; i < (options.warmupCalls ?? 0); i++) {
+      if (typeof task === 'function') await task();
+      else {
+        await task.run();
+        await task.afterEach();
+      }
+    }
+  }
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < names.length; i++) {
       const name = names[(i + round) % names.length]!;
