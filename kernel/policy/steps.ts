@@ -43,13 +43,17 @@ function freezeList(list: readonly string[] | undefined): string[] | undefined {
   return list ? (Object.freeze([...list]) as string[]) : undefined;
 }
 
-// Equal policies share one frozen object, so a new run shape (another sender, say) reuses
+// Equal layers share one frozen policy object, so a new run shape (another sender, say) reuses
 // the compiled plans of every layer whose lists did not change. Bounded, oldest evicted.
+// A plan (step-plan.ts, cached per policy object) depends on more than the lists: a cap reads
+// `allow: []` as "nothing" where an ordinary layer reads it as "everything", and a removal names
+// its step's layer, label and config keys. So those are part of the key: two steps share a policy
+// object only when they would compile the same plan.
 const INTERN_LIMIT = 1024;
 const interned = new Map<string, ToolPolicy>();
 
-function internPolicy(policy: ToolPolicy): ToolPolicy {
-  const key = JSON.stringify([policy.allow ?? null, policy.deny ?? null]);
+function internPolicy(step: PolicyStep, policy: ToolPolicy): ToolPolicy {
+  const key = JSON.stringify([step.kind ?? 'policy', step.layer, step.label, step.configKeys ?? null, policy.allow ?? null, policy.deny ?? null]);
   let frozen = interned.get(key);
   if (!frozen) {
     frozen = Object.freeze({ allow: freezeList(policy.allow), deny: freezeList(policy.deny) });
@@ -64,7 +68,7 @@ function internPolicy(policy: ToolPolicy): ToolPolicy {
  * each step's compiled plan by identity, and nothing downstream can widen a layer.
  */
 function freezeStep(step: PolicyStep): PolicyStep {
-  const policy = step.policy ? internPolicy(step.policy) : undefined;
+  const policy = step.policy ? internPolicy(step, step.policy) : undefined;
   const lists = step.lists && Object.freeze(step.lists.map((list) => Object.freeze({ ...list, entries: Object.freeze([...list.entries]) })));
   return Object.freeze({ ...step, policy, configKeys: step.configKeys && Object.freeze({ ...step.configKeys }), lists });
 }

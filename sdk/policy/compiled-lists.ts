@@ -10,12 +10,17 @@ const CACHE_LIMIT = 512;
 const cache = new Map<string, CompiledGlobs>();
 const EMPTY = compileGlobs([]);
 
-/** A cache key that tells non-string entries (all of which normalize to nothing) apart from strings. */
+/**
+ * A cache key that no two different lists share: each string entry as a JSON string literal (so
+ * no character inside an entry can pass for a separator: `["exec\u0001web_*"]` once shared its key
+ * with `["exec", "web_*"]`, and whichever was compiled first answered for both), each non-string
+ * entry (all of which normalize to nothing) as `#`.
+ */
 function contentKey(list: readonly unknown[]): string {
   let key = '';
   for (let i = 0; i < list.length; i++) {
     const entry = list[i];
-    key += typeof entry === 'string' ? `${entry}\u0001` : '\u0002';
+    key += typeof entry === 'string' ? `${JSON.stringify(entry)},` : '#,';
   }
   return key;
 }

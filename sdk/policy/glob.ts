@@ -28,7 +28,8 @@ function globBody(pattern: string): string {
 
 /** One anchored alternation of every wildcard pattern: matches iff any single pattern does. */
 function wildcardRegex(patterns: readonly string[]): RegExp {
-  const key = patterns.join('\u0000');
+  // JSON, not a join: a pattern holding the separator would share another list's regex.
+  const key = JSON.stringify(patterns);
   let regex = regexCache.get(key);
   if (!regex) {
     regex = new RegExp(`^(?:${patterns.map(globBody).join('|')})$`);

@@ -26,7 +26,8 @@ function restrictionMatcher(restriction: readonly unknown[]) {
   if (readToolAllowlistIntersection(restriction) || !restriction.every((entry) => typeof entry === 'string')) {
     return createRuntimeToolMatcher(expandShippedCoreToolPolicyNames(restriction));
   }
-  const key = restriction.join('\u0001');
+  // JSON, not a join: no character inside an entry may pass for a separator (see compiled-lists.ts).
+  const key = JSON.stringify(restriction);
   let shipped = shippedCache.get(key);
   if (!shipped) {
     shipped = expandShippedCoreToolPolicyNames(restriction) ?? [];
