@@ -77,9 +77,8 @@ export class HostFsBridge {
     const guarded = await this.guard.admit(input);
     // O_NONBLOCK: opening a FIFO must not hang the bridge; it is refused below as not a file.
     // A raw fd, opened and read synchronously (see openVerifiedFd, readBoundedFd).
-    const fd = await openVerifiedFd(this.guard, guarded, constants.O_RDONLY | constants.O_NONBLOCK);
+    const { fd, stat } = await openVerifiedFd(this.guard, guarded, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      const stat = fstatSync(fd, { bigint: true });
       if (!stat.isFile()) throw new WorkspaceError('NOT_A_FILE', `Not a regular file: ${input}`, { path: input });
       if (stat.nlink > 1n && !this.#allowHardLinks) throw hardLinked(input, stat.nlink);
       if (options.expectedPolicyPath !== undefined) await assertPolicyPathNamesFile(this.guard, options.expectedPolicyPath, stat);

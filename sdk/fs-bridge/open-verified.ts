@@ -1,5 +1,6 @@
 import fs, { type FileHandle } from 'node:fs/promises';
-import { closeSync, constants, fstatSync, openSync, readlinkSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
+import { closeSync, constants, fstatSync, opendirSync, openSync, readlinkSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
+import path from 'node:path';
 import { WorkspaceError, toWorkspaceError } from './errors.js';
 import { changedError } from './held-directory.js';
 import type { GuardedPath, PathGuard } from './path-guard.js';
@@ -57,12 +58,41 @@ export async function openVerified(guard: PathGuard, guarded: GuardedPath, flags
 }
 
 /**
+ * Waits until no unlink or rename is half done in `dir`. The kernel drops a file's link count
+ * before it unhashes the name being removed, both under the directory's lock, so a stat and a
+ * /proc check that fall between the two see one link and the name unchanged: an inside hard
+ * link to an outside file, being unlinked, passed as a file of its own (59 in 500,000 tight
+ * reads against a swapping attacker). Listing the directory takes that lock (shared), so once
+ * it returns, such a name is gone and /proc says "(deleted)". One entry is read, whatever the
+ * directory's size; a directory that cannot be listed skips the wait (the check still runs).
+ */
+function awaitUnlinkInFlight(dir: string): void {
+  try {
+    const listing = opendirSync(dir, { bufferSize: 1 });
+    try {
+      listing.readSync();
+    } finally {
+      listing.closeSync();
+    }
+  } catch {
+    // Unlistable: nothing to wait on; the fd check below decides alone.
+  }
+}
+
+/**
  * `openVerified` on a raw fd, opened synchronously: for a read that must not queue on the
  * thread pool for each step (open, fstat, read, close each cost a round trip there). The
  * flags must not block (a FIFO opened without O_NONBLOCK would hang the process). The
  * caller closes the fd.
+ *
+ * The fd is fstat'ed before it is verified, and the stat is returned: what the caller decides
+ * from it (a regular file, one link) then holds for the name that was verified. Verified first,
+ * an inside name hard-linked to an outside file could be unlinked between the check and the
+ * fstat, which then saw one link and let the outside file's bytes through; fstat'ed first, that
+ * unlink shows in the check (/proc names the fd's file "… (deleted)") or the stat counted both
+ * links, once an unlink caught half done has finished (awaitUnlinkInFlight).
  */
-export async function openVerifiedFd(guard: PathGuard, guarded: GuardedPath, flags: number): Promise<number> {
+export async function openVerifiedFd(guard: PathGuard, guarded: GuardedPath, flags: number): Promise<{ fd: number; stat: BigIntStats }> {
   let fd: number;
   try {
     fd = openSync(guarded.hostPath, flags | constants.O_NOFOLLOW);
@@ -70,8 +100,10 @@ export async function openVerifiedFd(guard: PathGuard, guarded: GuardedPath, fla
     throw toWorkspaceError(error, guarded.input, 'open');
   }
   try {
+    const stat = fstatSync(fd, { bigint: true });
+    if (stat.nlink === 1n) awaitUnlinkInFlight(path.dirname(guarded.hostPath));
     await verifyOpened(guard, guarded, fd);
-    return fd;
+    return { fd, stat };
   } catch (error) {
     closeSync(fd);
     throw toWorkspaceError(error, guarded.input, 'open');
