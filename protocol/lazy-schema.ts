@@ -94,6 +94,11 @@ export function lazySchema<T extends object>(build: () => T): T {
     defineProperty: (_target, key, descriptor) => Reflect.defineProperty(schema(), key, descriptor),
     deleteProperty: (_target, key) => Reflect.deleteProperty(schema(), key),
     getPrototypeOf: () => Reflect.getPrototypeOf(schema()),
+    // A stand-in cannot be frozen or sealed (its target must stay an extensible empty object for
+    // the traps above to keep the proxy invariants): refused with a TypeError up front. Without
+    // this trap, the freeze made the target non-extensible before failing, and every key listing
+    // of the stand-in threw from then on.
+    preventExtensions: () => false,
   });
   builders.set(standIn, schema);
   return standIn;
