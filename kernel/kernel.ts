@@ -12,6 +12,7 @@ import { agentWorkspacesOf, sharesSurfaceOf, workspaceRootsOf } from './host/wor
 import { createPolicyEngine } from './policy/index.js';
 import { isKnownCoreToolId } from '../protocol/vocabulary/index.js';
 import type { PincerConfig } from './config/schema.js';
+import { snapshotConfig } from './config/snapshot.js';
 import { collectHooks } from './assembly/hooks.js';
 import { memoryWritePathOf } from './assembly/memory-run.js';
 import { createRunResolver, type ResolvedRun } from './assembly/run-shape.js';
@@ -108,7 +109,8 @@ function publicRunContext(run: ResolvedRun & { runId: string }): RunContext {
   return Object.freeze(context);
 }
 
-export function createKernel(config: PincerConfig, options: KernelOptions = {}): Kernel {
+export function createKernel(given: PincerConfig, options: KernelOptions = {}): Kernel {
+  const config = snapshotConfig(given);
   const log = options.logger ?? defaultHostLogger;
   const logger = callPathLogger(log);
   const cwd = options.cwd ?? process.cwd();
