@@ -21,6 +21,9 @@ export class HookFilterError extends Error {
   readonly code = 'INVALID_HOOK_FILTER';
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHAR = /[\u0000-\u001f\u007f]/;
+
 /** Problems of one filter: every entry must be a canonical tool name that exists, a core group, or a glob. */
 export function hookFilterProblems(tools: readonly string[] | undefined, isKnownTool: (name: string) => boolean): string[] {
   const problems: string[] = [];
@@ -28,6 +31,8 @@ export function hookFilterProblems(tools: readonly string[] | undefined, isKnown
     const canonical = normalizeToolPolicyName(entry);
     if (!canonical) problems.push(`${JSON.stringify(entry)} is empty`);
     else if (canonical !== entry) problems.push(`"${entry}" is not a canonical tool name (write "${canonical}")`);
+    // No tool name holds one, and a glob that does only matched another list's cache key once.
+    else if (CONTROL_CHAR.test(entry)) problems.push(`${JSON.stringify(entry)} contains a control character`);
     else if (entry.includes('*')) continue;
     else if (entry.startsWith('group:')) {
       if (!CORE_TOOL_GROUPS.has(entry)) problems.push(`"${entry}" is not a core tool group`);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchCwd } from '../helpers/scratch-cwd.js';
 import { ToolBridge } from '../../cli/serve/tool-bridge.js';
+import { hookFilterProblems } from '../../kernel/assembly/hooks.js';
 import { createKernel, type Kernel, type PincerConfig } from '../../kernel/index.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -240,6 +241,11 @@ describe('toolsChanged (24.4)', () => {
 
 describe('hook tools filters are checked at registration (9.11)', () => {
   const guard = path.join(root, 'dist/test/fixtures/plugins/bad-hook-filter.js');
+
+  it('refuses a filter entry holding a control character, glob or not', () => {
+    const known = (name: string) => name === 'exec';
+    expect(hookFilterProblems(['exec\u0001web_*', 'ex\u0000ec', 'web_*', 'exec'], known)).toEqual(['"exec\\u0001web_*" contains a control character', '"ex\\u0000ec" contains a control character']);
+  });
 
   it('fails every call closed, naming the plugin, when a guard filters on a name that is not a canonical tool', async () => {
     const logs: string[] = [];
