@@ -1,5 +1,5 @@
 import fs, { type FileHandle } from 'node:fs/promises';
-import { closeSync, constants, fstatSync, opendirSync, openSync, readlinkSync, realpathSync, renameSync, statSync, type BigIntStats } from 'node:fs';
+import { closeSync, constants, fstatSync, opendirSync, openSync, readlinkSync, realpathSync, statSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { WorkspaceError, toWorkspaceError } from './errors.js';
 import { changedError } from './held-directory.js';
@@ -58,27 +58,18 @@ export async function openVerified(guard: PathGuard, guarded: GuardedPath, flags
 }
 
 /**
- * Waits until no unlink or rename of `hostPath`'s name is half done. The kernel drops a file's
- * link count before it unhashes the name being removed, both under the directory's lock, so a
- * stat and a /proc check that fall between the two see one link and the name unchanged: an
- * inside hard link to an outside file, being unlinked, passed as a file of its own (59 in
- * 500,000 tight reads against a swapping attacker). Renaming the name onto itself takes that
- * lock and changes nothing (the kernel returns at once for a rename of a name onto itself: no
- * change, no notify event, no permission needed), so once it returns, such a name is gone and
- * /proc says "(deleted)". It costs under a microsecond, where listing the directory (which takes
- * the same lock, shared) costs about ten. A read-only mount refuses the rename before it locks
- * anything; there the listing waits instead.
+ * Waits until no unlink or rename in `dir` is half done. The kernel drops a file's link count
+ * before it unhashes the name being removed, both under the directory's lock, so a stat and a
+ * /proc check that fall between the two see one link and the name unchanged: an inside hard
+ * link to an outside file, being unlinked, passed as a file of its own (59 in 500,000 tight
+ * reads against a swapping attacker). Listing the directory takes that lock (shared), so once it
+ * returns, such a name is gone and /proc says "(deleted)". One entry is read, whatever the
+ * directory's size. It only reads: a rename of the name onto itself would take the same lock
+ * for a tenth of the cost, but it resolves the two paths apart, and an attacker swapping the
+ * parent for a symlink in between turned it into a move of an outside file into the workspace.
+ * A directory that cannot be listed skips the wait (the fd check still runs).
  */
-function awaitUnlinkInFlight(hostPath: string): void {
-  try {
-    renameSync(hostPath, hostPath);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EROFS') waitForDirectoryLock(path.dirname(hostPath));
-    // Any other error (the name is gone, say) came after the lock: the wait happened.
-  }
-}
-
-function waitForDirectoryLock(dir: string): void {
+function awaitUnlinkInFlight(dir: string): void {
   try {
     const listing = opendirSync(dir, { bufferSize: 1 });
     try {
@@ -113,7 +104,7 @@ export async function openVerifiedFd(guard: PathGuard, guarded: GuardedPath, fla
   }
   try {
     const stat = fstatSync(fd, { bigint: true });
-    if (stat.nlink === 1n) awaitUnlinkInFlight(guarded.hostPath);
+    if (stat.nlink === 1n) awaitUnlinkInFlight(path.dirname(guarded.hostPath));
     await verifyOpened(guard, guarded, fd);
     return { fd, stat };
   } catch (error) {

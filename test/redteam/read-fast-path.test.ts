@@ -382,6 +382,9 @@ describe('the read fast path against a racing attacker', () => {
     // Only typed refusals, and a swapped-in FIFO or device never hung a read.
     for (const code of Object.keys(codes)) expect(RACE_CODES).toContain(code);
     expect(codes.ok ?? 0).toBeGreaterThan(0);
+    // Reads change nothing, even mid-swap: the outside file is where it was (a read once renamed a
+    // name onto itself as a lock barrier, which a parent swapped in between made a move inside).
+    expect(readFileSync(path.join(out, 'f'), 'utf8')).toBe(SECRET);
   }, 120_000);
 
   // Was a hole, fixed (the test now asserts the fence): the HARD_LINKED fence is a point-in-time link count, checked after the fd check. An
