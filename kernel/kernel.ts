@@ -58,6 +58,13 @@ export interface KernelOptions {
    * rather than the budget.
    */
   restart?: Partial<RestartPolicy>;
+  /**
+   * Let tool plugins send their read-only workspace requests (read, stat, readDirectory)
+   * straight to the session's sandbox backend, with a grant the kernel makes per plugin and
+   * session (docs/protocol.md, "Direct channel"). Default true. Off, every request goes through
+   * the kernel; the read bench turns it off to measure the two roads side by side.
+   */
+  directChannel?: boolean;
 }
 
 export interface Kernel {
@@ -134,7 +141,7 @@ export function createKernel(given: PincerConfig, options: KernelOptions = {}): 
   const families = new FamilyTools(host, config);
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath, plugins, protectedPaths });
   const skills = createSkillsService({ host, config, resolveRun, cwd, configPath: options.configPath, log });
-  const router = new WorkspaceRouter(host, (placement) => skills.prepareConfig(placement), audit.workspace);
+  const router = new WorkspaceRouter(host, (placement) => skills.prepareConfig(placement), audit.workspace, { directChannel: options.directChannel ?? true });
   audit.sessionKeyOf = (handle) => router.sessionKeyOf(handle);
   // Policy warnings have their own source, so a door that shows a ToolSet's warnings can leave these log lines out.
   const policy = createPolicyEngine(config, { warn: (message) => log({ level: 'warn', source: 'policy', message }) });

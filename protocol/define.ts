@@ -2,8 +2,11 @@ import { NotificationType, ProgressType, RequestType } from 'vscode-jsonrpc';
 import type { z } from 'zod';
 import type { ProtocolErrorData } from './v1/errors.js';
 
-/** Who sends a method. The receiver is always the other side. */
-export type MethodDirection = 'kernel-to-plugin' | 'plugin-to-kernel' | 'both';
+/**
+ * Who sends a method. The receiver is always the other side; `plugin-to-plugin` methods travel
+ * on a backend's direct channel (a tool plugin to a sandbox backend), never on stdio.
+ */
+export type MethodDirection = 'kernel-to-plugin' | 'plugin-to-kernel' | 'both' | 'plugin-to-plugin';
 
 /** Documentation carried by every descriptor, exported into the JSON Schema. */
 export interface MethodMeta {

@@ -143,6 +143,9 @@ export {
   SandboxStat,
   SandboxWrite,
 } from './v1/sandbox.js';
+export { directGrant, newDirectSecret, verifyDirectGrant } from './direct-grant.js';
+export { DIRECT_METHODS, DIRECT_OPERATIONS, DirectRead, DirectReadDirectory, DirectStat, SandboxDirectFailure, WorkspaceChannel } from './v1/direct-channel.js';
+export type { DirectOperation } from './v1/direct-channel.js';
 export { SANDBOX_ADMIN_METHODS, SandboxAdminAgent, SandboxAdminCheck, SandboxAdminImageBuild, SandboxAdminList, SandboxAdminPrune, SandboxAdminRecreate, SandboxCheckStep, SandboxListing, RecreateTargetSchema, adminCapability } from './v1/sandbox-admin.js';
 export type { SandboxAdminOperation, SandboxAdminParams, SandboxAdminResult } from './v1/sandbox-admin.js';
 

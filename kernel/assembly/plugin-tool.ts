@@ -37,7 +37,7 @@ export function pluginKernelTool(definition: ToolDefinition, tool: SurfaceTool, 
     ...definition,
     async execute(params, ctx): Promise<ToolResult> {
       // The plugin sees its session's handle, never a bare key another agent could share.
-      const { session, end } = router.beginCall(tool.servedBy, binding.sessionKey, binding.placement);
+      const { session, channel, end } = router.beginCall(tool.servedBy, binding.sessionKey, binding.placement);
       const registered = binding.beginCall?.(tool.servedBy);
       try {
         const result = await host.invokeTool(tool.servedBy, contribution.name, params, {
@@ -47,6 +47,7 @@ export function pluginKernelTool(definition: ToolDefinition, tool: SurfaceTool, 
           agentId: binding.agentId,
           toolCallId: ctx.toolCallId,
           callToken: registered?.token,
+          workspaceChannel: channel,
         });
         const details = result.details;
         return {

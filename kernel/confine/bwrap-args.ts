@@ -35,6 +35,8 @@ export interface SandboxLayout {
   cwd: string;
   /** Host path of the plugin's proxy socket (declared `loopback` or `hosts`). */
   proxySocket?: string;
+  /** The direct-channel sockets (kernel/host/direct-dirs.ts): the whole directory read-only, the plugin's own one read-write. */
+  directChannel?: { root: string; own: string };
   /** A seccomp program will be supplied on SECCOMP_FD. */
   seccomp: boolean;
 }
@@ -90,6 +92,8 @@ export function bwrapArgs(layout: SandboxLayout): string[] {
   args.push('--bind', layout.dataDir, layout.dataDir);
   if (!covers(layout.cwd) && layout.cwd !== layout.dataDir) args.push('--ro-bind-try', layout.cwd, layout.cwd);
   if (layout.proxySocket) args.push('--dir', path.dirname(SANDBOX_PROXY_SOCKET), '--bind', layout.proxySocket, SANDBOX_PROXY_SOCKET);
+  // At their host paths: the kernel names a socket by that path to the backend and to its clients alike.
+  if (layout.directChannel) args.push('--ro-bind', layout.directChannel.root, layout.directChannel.root, '--bind', layout.directChannel.own, layout.directChannel.own);
   if (layout.seccomp) args.push('--seccomp', String(SECCOMP_FD));
   args.push('--chdir', layout.cwd);
   return args;

@@ -59,6 +59,8 @@ export interface ConfinerOptions {
   log: (level: 'warn' | 'error', message: string) => void;
   /** A plugin tried to reach a destination it did not declare. */
   onDenied?: (pluginId: string, what: string) => void;
+  /** The direct-channel socket directories, mounted into every confined plugin. */
+  directChannel?: { root: string; slotFor(pluginId: string): string };
 }
 
 /**
@@ -177,6 +179,7 @@ export class Confiner {
         stateDir: this.options.stateDir,
         cwd: startDir,
         proxySocket: proxy?.socketPath,
+        directChannel: this.options.directChannel ? { root: this.options.directChannel.root, own: this.options.directChannel.slotFor(plugin.id) } : undefined,
         seccomp: seccomp !== undefined,
       });
       const warning = !grants.spawn && !seccomp ? `plugin "${plugin.id}": "no spawn" cannot be enforced on ${process.arch}` : undefined;

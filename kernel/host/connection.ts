@@ -7,6 +7,7 @@ import {
   PluginStatusChangedParams,
   type PluginComponentStatus,
   ProtocolErrorCodes,
+  SandboxDirectFailure,
   SkillsListChanged,
   SkillsListChangedParams,
   ToolsListChanged,
@@ -19,6 +20,9 @@ import {
   type ProtocolErrorData,
   type WorkspaceOperation,
 } from '../../protocol/index.js';
+import type { z } from 'zod';
+
+type SandboxDirectFailureParams = z.infer<typeof SandboxDirectFailure.params>;
 import { watchChannel } from './channel-state.js';
 import { registerHostServices, type HostServices } from './host-services.js';
 import type { PluginLogSink } from './plugin-log.js';
@@ -38,10 +42,14 @@ export type WorkspaceHandler = (
   onProgress?: (value: ExecProgressValue) => void,
 ) => Promise<unknown>;
 
+/** A backend's report of a refusal it made on its direct channel; resolves once it is on record. */
+export type DirectFailureHandler = (backendPluginId: string, report: SandboxDirectFailureParams) => Promise<void>;
+
 export interface ConnectionHooks {
   pluginId: string;
   log: PluginLogSink;
   workspace: () => WorkspaceHandler | undefined;
+  directFailure?: () => DirectFailureHandler | undefined;
   /** Turn and task services (absent in a bare host). */
   services?: () => HostServices | undefined;
   /** The raw `tools` of a `tools/listChanged`; checked tool by tool by the receiver. */
@@ -117,6 +125,18 @@ export function openPluginConnection(transport: MessageTransport, hooks: Connect
       }
     });
   }
+  conn.onRequest(SandboxDirectFailure.type as never, async (raw: unknown) => {
+    const parsed = SandboxDirectFailure.params.safeParse(raw);
+    if (!parsed.success) return new ResponseError(ProtocolErrorCodes.InvalidParams, `invalid ${SandboxDirectFailure.method} params: ${parsed.error.message}`);
+    const handler = hooks.directFailure?.();
+    if (!handler) return new ResponseError(ProtocolErrorCodes.CapabilityMissing, 'this kernel has no workspace service configured');
+    try {
+      await handler(hooks.pluginId, parsed.data);
+      return null;
+    } catch (error) {
+      return new ResponseError(ProtocolErrorCodes.InvalidParams, error instanceof Error ? error.message : String(error));
+    }
+  });
   if (hooks.services) registerHostServices(conn, hooks.pluginId, hooks.log, hooks.services, pending);
   conn.onError(([error]) => hooks.onTransportError(error));
   conn.onClose(() => {

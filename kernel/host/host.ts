@@ -16,10 +16,12 @@ import {
   type RequestDescriptor,
   type ToolContribution,
   type ToolProgressValue,
+  type WorkspaceChannel,
 } from '../../protocol/index.js';
 import { CANCEL_GRACE_MS, type DeadlineOptions } from './call.js';
 import { PluginConfigSchema, RestartPolicySchema, type PluginConfigInput, type RestartPolicy } from './config.js';
-import type { WorkspaceHandler } from './connection.js';
+import type { DirectFailureHandler, WorkspaceHandler } from './connection.js';
+import { DirectChannelDirs } from './direct-dirs.js';
 import type { HostServices } from './host-services.js';
 import { defaultStateDir } from './data-dir.js';
 import { hookDeadline, requestDeadline, toolDeadline } from './deadlines.js';
@@ -67,6 +69,8 @@ export interface InvokeOptions {
   toolCallId?: string;
   /** Names the call to the kernel's turn services while it runs (see CallRegistry). */
   callToken?: string;
+  /** The session's direct channel grant, if the router made one (carried in the call context). */
+  workspaceChannel?: WorkspaceChannel;
 }
 
 export type ContributedTool = ToolContribution & { pluginId: string };
@@ -100,9 +104,11 @@ export function createPluginHost(options: PluginHostOptions) {
   const logger = options.logger ?? defaultHostLogger;
   const stateDir = options.stateDir ?? defaultStateDir();
   const workspaceRoots = options.workspaceRoots ?? [];
+  const directDirs = new DirectChannelDirs();
   const confiner = new Confiner({
     workspaces: [],
     ...options.confinement,
+    directChannel: directDirs,
     workspaceRoots,
     stateDir,
     log: (level, message) => logger({ level, source: 'kernel', message }),
@@ -118,6 +124,7 @@ export function createPluginHost(options: PluginHostOptions) {
   };
   const shared = { owners, workspaceRoots, stateDir, confiner };
   let workspaceHandler: WorkspaceHandler | undefined;
+  let directFailureHandler: DirectFailureHandler | undefined;
   let services: HostServices | undefined;
   let version = 0;
   let toolsCache: { version: number; tools: ContributedTool[] } | undefined;
@@ -133,7 +140,7 @@ export function createPluginHost(options: PluginHostOptions) {
   const plugins = new Map(
     configs.map((config) => [
       config.id,
-      new ManagedPlugin(config, { kernel: options.kernel ?? { name: 'pincer', version: '0.1.0' }, logger, restart, inheritEnv: options.inheritEnv, workspace: () => workspaceHandler, services: () => services, onChange, onSkillsChanged, onStateChange: options.decisions?.stateChanged, ...shared }),
+      new ManagedPlugin(config, { kernel: options.kernel ?? { name: 'pincer', version: '0.1.0' }, logger, restart, inheritEnv: options.inheritEnv, workspace: () => workspaceHandler, directFailure: () => directFailureHandler, services: () => services, onChange, onSkillsChanged, onStateChange: options.decisions?.stateChanged, ...shared }),
     ]),
   );
 
@@ -164,7 +171,7 @@ export function createPluginHost(options: PluginHostOptions) {
   const invokeFound = (p: ManagedPlugin, tool: { name: string; timeoutMs?: number }, params: Record<string, unknown>, opts: InvokeOptions): Promise<ToolInvokeResult> => {
     const { idleMs, maxTotalMs } = toolDeadline(p.config.timeouts, tool.timeoutMs, opts.timeoutMs);
     const toolName = tool.name;
-    const context = { sessionKey: opts.sessionKey, agentId: opts.agentId, toolCallId: opts.toolCallId, callToken: opts.callToken, deadline: Date.now() + idleMs };
+    const context = { sessionKey: opts.sessionKey, agentId: opts.agentId, toolCallId: opts.toolCallId, callToken: opts.callToken, deadline: Date.now() + idleMs, workspaceChannel: opts.workspaceChannel };
     return p
       .request(
         ToolInvoke.type,
@@ -194,11 +201,14 @@ export function createPluginHost(options: PluginHostOptions) {
     async stop(): Promise<void> {
       await Promise.all([...plugins.values()].map((p) => p.stop()));
       confiner.dispose();
+      directDirs.dispose();
     },
     /** Starts one plugin now (e.g. warm a lazy one); rejects with the reason it could not start. */
     ensureStarted: (pluginId: string): Promise<void> => get(pluginId).start(),
     status: (): PluginStatus[] => [...plugins.values()].map((p) => p.status()),
     pluginStatus: (pluginId: string): PluginStatus => get(pluginId).status(),
+    /** The pid of the plugin's running process, if any. */
+    pluginPid: (pluginId: string): number | undefined => get(pluginId).pid,
     /** Bumped on every state or contribution change; assembly caches can key on it. */
     get contributionsVersion(): number {
       return version;
@@ -248,6 +258,12 @@ export function createPluginHost(options: PluginHostOptions) {
     setWorkspaceHandler(handler: WorkspaceHandler | undefined): void {
       workspaceHandler = handler;
     },
+    /** Hears a backend's report of a refusal it made on its direct channel. */
+    setDirectFailureHandler(handler: DirectFailureHandler | undefined): void {
+      directFailureHandler = handler;
+    },
+    /** Where a backend plugin serves its direct channel (a path in the kernel's private socket directory). */
+    directSocketFor: (pluginId: string): string => directDirs.socketFor(pluginId),
     /** Installs the turn and task services plugins may ask for. */
     setHostServices(handler: HostServices | undefined): void {
       services = handler;

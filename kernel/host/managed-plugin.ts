@@ -3,7 +3,7 @@ import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
 import { FramingError, InvalidMessageError, MessageTooLargeError, type Contributions, type PeerInfo, type PluginComponentStatus, type SkillsListChangedParams } from '../../protocol/index.js';
 import { requestWithDeadline, InflightCalls, type DeadlineOptions } from './call.js';
 import type { PluginConfig, RestartPolicy } from './config.js';
-import type { WorkspaceHandler } from './connection.js';
+import type { DirectFailureHandler, WorkspaceHandler } from './connection.js';
 import type { HostServices } from './host-services.js';
 import { PLUGIN_DATA_DIR_ENV, ensurePluginDataDir, pluginDataDirPath } from './data-dir.js';
 import { KernelError, isKernelError, toKernelError } from './errors.js';
@@ -29,6 +29,7 @@ export interface ManagedPluginDeps {
   restart: RestartPolicy;
   inheritEnv?: readonly string[];
   workspace: () => WorkspaceHandler | undefined;
+  directFailure?: () => DirectFailureHandler | undefined;
   services?: () => HostServices | undefined;
   /** Tool-name ownership across the host's plugins. */
   owners: ToolOwners;
@@ -213,7 +214,7 @@ export class ManagedPlugin {
       const dataDir = ensurePluginDataDir(deps.stateDir, config.id);
       const confined = await this.planLaunch(dataDir, cwd);
       const env = { [PLUGIN_DATA_DIR_ENV]: dataDir };
-      started = await startPluginProcess(config, { log: this.log, inheritEnv: deps.inheritEnv, workspace: deps.workspace, services: deps.services }, { cwd, env, confined }, {
+      started = await startPluginProcess(config, { log: this.log, inheritEnv: deps.inheritEnv, workspace: deps.workspace, directFailure: deps.directFailure, services: deps.services }, { cwd, env, confined }, {
         onToolsChanged: (tools) => {
           if (gen === this.generation) this.tools.update(tools);
         },
@@ -395,6 +396,11 @@ export class ManagedPlugin {
     this.conn = undefined;
     await this.releasePlan();
     this.setState(finalState);
+  }
+
+  /** The running process's pid, if any (cheaper than status() on a call path). */
+  get pid(): number | undefined {
+    return this.proc?.pid;
   }
 
   status(): PluginStatus {

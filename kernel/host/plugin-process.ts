@@ -3,7 +3,7 @@ import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { createStreamTransport, type PluginComponentStatus, type SkillsListChangedParams } from '../../protocol/index.js';
 import type { PluginConfig } from './config.js';
 import { KernelError } from './errors.js';
-import { openPluginConnection, type WorkspaceHandler } from './connection.js';
+import { openPluginConnection, type DirectFailureHandler, type WorkspaceHandler } from './connection.js';
 import type { HostServices } from './host-services.js';
 import { buildPluginEnv } from './env.js';
 import type { PluginLogSink } from './plugin-log.js';
@@ -32,7 +32,7 @@ export interface PluginProcessEvents {
  */
 export async function startPluginProcess(
   config: PluginConfig,
-  deps: { log: PluginLogSink; inheritEnv?: readonly string[]; workspace: () => WorkspaceHandler | undefined; services?: () => HostServices | undefined },
+  deps: { log: PluginLogSink; inheritEnv?: readonly string[]; workspace: () => WorkspaceHandler | undefined; directFailure?: () => DirectFailureHandler | undefined; services?: () => HostServices | undefined },
   launch: { cwd: string; env: Record<string, string>; confined?: { wrapper: SpawnWrapper; env: Record<string, string> } },
   events: PluginProcessEvents,
 ): Promise<PluginProcess> {
@@ -48,6 +48,6 @@ export async function startPluginProcess(
   if (proc.stdout) forwardLines(proc.stdout, deps.log, 'info');
   forwardLines(proc.stderr, deps.log, 'info');
   const transport = createStreamTransport(proc.rpcIn, proc.rpcOut, { peer: `plugin "${config.id}"`, maxMessageBytes: config.maxMessageBytes });
-  const conn = openPluginConnection(transport, { pluginId: config.id, log: deps.log, workspace: deps.workspace, services: deps.services, ...events });
+  const conn = openPluginConnection(transport, { pluginId: config.id, log: deps.log, workspace: deps.workspace, directFailure: deps.directFailure, services: deps.services, ...events });
   return { proc, conn };
 }

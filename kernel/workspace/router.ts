@@ -11,7 +11,7 @@
  * that served a session could have kept whatever it wanted from it anyway.
  */
 import { ExecProgressValue, SANDBOX_METHODS, SANDBOX_RUN_METHODS, SandboxPrepare, type ExecRunOperation } from '../../protocol/index.js';
-import { WORKSPACE_ERROR_CODES, type WorkspaceErrorCode, type WorkspaceOperation } from '../../protocol/index.js';
+import { WORKSPACE_ERROR_CODES, directGrant, newDirectSecret, type WorkspaceChannel, type WorkspaceErrorCode, type WorkspaceOperation } from '../../protocol/index.js';
 import type { PluginHost } from '../host/index.js';
 import { resolveBackendPlugin } from './backends.js';
 import { backendRequestDeadline } from './deadlines.js';
@@ -44,6 +44,8 @@ interface Session {
   extra?: { value: Record<string, unknown> | undefined; json: string | undefined };
   /** The backend process the session was prepared in: a restarted backend knows no sessions. */
   preparedIn?: number;
+  /** The direct channel the backend serves the session on since its last prepare, and the grants made for it (plugin → grant). */
+  direct?: { socket: string; secret: string; grants: Map<string, string> };
 }
 
 /**
@@ -74,6 +76,8 @@ export type WorkspaceFailureSink = (failure: WorkspaceFailure) => Promise<void> 
 /** A tool call bound to its session: the handle to put in the call's context, and the unbind. */
 export interface BoundCall {
   session: string;
+  /** Where the plugin may send the session's read-only requests directly, when it may (see #channelFor). */
+  channel?: WorkspaceChannel;
   end: () => void;
 }
 
@@ -103,12 +107,16 @@ export class WorkspaceRouter {
 
   readonly #extraConfig?: ExtraPrepareConfig;
   readonly #onFailure?: WorkspaceFailureSink;
+  /** Offer backends a direct channel in `sandbox/prepare` (KernelOptions.directChannel). */
+  readonly #direct: boolean;
 
-  constructor(host: PluginHost, extraConfig?: ExtraPrepareConfig, onFailure?: WorkspaceFailureSink) {
+  constructor(host: PluginHost, extraConfig?: ExtraPrepareConfig, onFailure?: WorkspaceFailureSink, options: { directChannel?: boolean } = {}) {
     this.#host = host;
+    this.#direct = options.directChannel ?? true;
     this.#extraConfig = extraConfig;
     this.#onFailure = onFailure;
     host.setWorkspaceHandler((pluginId, session, method, params, signal, onProgress) => this.#handleReported(pluginId, session, method, params, signal, onProgress));
+    host.setDirectFailureHandler((backendPluginId, report) => this.#directFailure(backendPluginId, report));
   }
 
   async #handleReported(pluginId: string, named: string | undefined, method: WorkspaceOperation | ExecRunOperation, params: Record<string, unknown>, signal?: AbortSignal, onProgress?: (value: ExecProgressValue) => void): Promise<unknown> {
@@ -140,7 +148,43 @@ export class WorkspaceRouter {
       if (count <= 0) byPlugin.delete(handle);
       else byPlugin.set(handle, count);
     };
-    return { session: handle, end };
+    return { session: handle, channel: this.#channelFor(pluginId, handle, this.#sessions.get(handle)!), end };
+  }
+
+  /**
+   * The direct channel grant of a plugin being called for the session: only once the session is
+   * prepared, in the backend process still running, with the prepare config it would get now
+   * (a changed one is prepared again by the next routed request, which voids the grants made
+   * before). Until then the plugin's requests all go through the kernel.
+   */
+  #channelFor(pluginId: string, handle: string, session: Session): WorkspaceChannel | undefined {
+    const direct = session.direct;
+    if (direct === undefined || session.pluginId === undefined) return undefined;
+    if (session.preparedIn !== this.#host.pluginPid(session.pluginId)) return undefined;
+    if (this.#extraConfig !== undefined && this.#extraConfig(session.placement) !== session.extra?.value) return undefined;
+    let grant = direct.grants.get(pluginId);
+    if (grant === undefined) direct.grants.set(pluginId, (grant = directGrant(direct.secret, handle, pluginId)));
+    return { socket: direct.socket, plugin: pluginId, grant };
+  }
+
+  /**
+   * A backend refused a direct request: on record (as a refused routed request would be) before
+   * the backend answers the plugin. Only the session's own backend may report, and only for a
+   * plugin that was called for the session.
+   */
+  async #directFailure(backendPluginId: string, report: { session: string; plugin: string; operation: string; code: WorkspaceErrorCode; message: string }): Promise<void> {
+    const session = this.#sessions.get(report.session);
+    if (!session || session.pluginId !== backendPluginId || !this.#served.get(report.plugin)?.has(report.session)) {
+      throw new Error(`plugin "${backendPluginId}" reported a direct-channel refusal for a session and plugin it does not serve`);
+    }
+    await this.#onFailure?.({
+      pluginId: report.plugin,
+      backendPluginId,
+      agentId: session.placement.agentId,
+      sessionKey: session.sessionKey,
+      operation: report.operation,
+      error: new WorkspaceRoutingError(report.code, report.message),
+    });
   }
 
   /** The session a request addresses: the named one if this plugin served it, else its only in-flight one. */
@@ -177,26 +221,33 @@ export class WorkspaceRouter {
       session.extra = { value: extra, json };
     }
     const config = extra === undefined ? placement.backendConfig : { ...placement.backendConfig, ...extra };
-    const backendPid = () => this.#host.pluginStatus(backendPlugin).pid;
+    const backendPid = () => this.#host.pluginPid(backendPlugin);
     if (session.preparedIn !== undefined && session.preparedIn !== backendPid()) session.prepared = session.preparedIn = undefined;
-    session.prepared ??= this.#host
-      .invokeBackend(backendPlugin, SandboxPrepare, {
-        session: handle,
-        backendId: placement.backendId,
-        workspaceDir: placement.workspaceDir,
-        readOnly: placement.readOnly,
-        protectedPaths: placement.protectedPaths ? [...placement.protectedPaths] : undefined,
-        config,
-      })
-      .then(() => {
-        session.preparedIn = backendPid();
-      })
-      .catch((error: unknown) => {
-        // A failed prepare is retried by the next request instead of being cached forever.
-        session.prepared = undefined;
-        // A refused sandbox (SECURITY_VIOLATION…) reaches the tool with its code, like any workspace refusal.
-        throw keepWorkspaceCode(error);
-      });
+    if (session.prepared === undefined) {
+      // A new prepare voids the direct grants made before it: its secret is new.
+      session.direct = undefined;
+      const direct = this.#direct ? { socket: this.#host.directSocketFor(backendPlugin), secret: newDirectSecret() } : undefined;
+      session.prepared = this.#host
+        .invokeBackend(backendPlugin, SandboxPrepare, {
+          session: handle,
+          backendId: placement.backendId,
+          workspaceDir: placement.workspaceDir,
+          readOnly: placement.readOnly,
+          protectedPaths: placement.protectedPaths ? [...placement.protectedPaths] : undefined,
+          config,
+          direct,
+        })
+        .then((result) => {
+          session.preparedIn = backendPid();
+          if (direct && result.direct === true) session.direct = { ...direct, grants: new Map() };
+        })
+        .catch((error: unknown) => {
+          // A failed prepare is retried by the next request instead of being cached forever.
+          session.prepared = undefined;
+          // A refused sandbox (SECURITY_VIOLATION…) reaches the tool with its code, like any workspace refusal.
+          throw keepWorkspaceCode(error);
+        });
+    }
     await session.prepared;
     const { sessionKey: _ignored, progressToken: _plugins, ...rest } = params;
     const descriptor = method in SANDBOX_METHODS ? SANDBOX_METHODS[method as WorkspaceOperation] : SANDBOX_RUN_METHODS[method as ExecRunOperation];

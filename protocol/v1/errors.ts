@@ -50,6 +50,12 @@ export const ProtocolErrorCodes = Object.freeze({
    * `data.detail` is `{ operation, target }`. @since 1
    */
   ConfinementDenied: -32013,
+  /**
+   * A backend would not answer a request on its direct channel (a session it does not hold, a
+   * grant that does not verify, too many requests in flight, a failure that is not a workspace
+   * refusal): the sender sends the same request through the kernel. @since 1
+   */
+  DirectGrantRefused: -32014,
 });
 
 export type ProtocolErrorCodeName = keyof typeof ProtocolErrorCodes;

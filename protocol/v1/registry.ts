@@ -7,6 +7,7 @@ import { SANDBOX_RUN_METHODS, WORKSPACE_RUN_METHODS } from './exec-runs.js';
 import { NodeInvoke } from './nodes.js';
 import { CancelRequest, Log, Ping, ProgressNotification, Shutdown } from './lifecycle.js';
 import { SANDBOX_METHODS, SandboxPrepare, SandboxRelease } from './sandbox.js';
+import { DIRECT_METHODS, SandboxDirectFailure } from './direct-channel.js';
 import { SANDBOX_ADMIN_METHODS } from './sandbox-admin.js';
 import { SkillsList, SkillsListChanged } from './skills.js';
 import { ToolInvoke, ToolProgress, ToolsListChanged } from './tools.js';
@@ -36,6 +37,8 @@ export const PROTOCOL_V1_METHODS: readonly AnyDescriptor[] = Object.freeze([
   SandboxPrepare,
   SandboxRelease,
   ...Object.values(SANDBOX_METHODS),
+  SandboxDirectFailure,
+  ...Object.values(DIRECT_METHODS),
   ...Object.values(WORKSPACE_RUN_METHODS),
   ...Object.values(SANDBOX_RUN_METHODS),
   ...Object.values(SANDBOX_ADMIN_METHODS),

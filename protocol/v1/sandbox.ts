@@ -27,6 +27,13 @@ export const SandboxPrepareParams = lazySchema(() => z.object({
   protectedPaths: z.array(z.string().min(1)).optional(),
   /** Backend-specific creation parameters (validated by the backend). */
   config: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * Serve this session's read-only operations on a direct channel too: a Unix socket at
+   * `socket` (the kernel chose the path; the backend listens there), where a request carries a
+   * grant the kernel derived from `secret` (docs/protocol.md, "Direct channel"). A backend that
+   * does not say `direct: true` in its result is never addressed there. @since 1
+   */
+  direct: z.object({ socket: z.string().min(1), secret: z.string().min(32) }).optional(),
 }));
 export type SandboxPrepareParams = z.infer<typeof SandboxPrepareParams>;
 
@@ -37,6 +44,8 @@ export const SandboxPrepareResult = lazySchema(() => z.object({
   workdir: z.string(),
   /** An existing sandbox was reused (same config hash). */
   reused: z.boolean().optional(),
+  /** The backend serves the session on the direct channel the prepare named. @since 1 */
+  direct: z.boolean().optional(),
 }));
 export type SandboxPrepareResult = z.infer<typeof SandboxPrepareResult>;
 

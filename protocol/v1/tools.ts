@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { WorkspaceChannel } from './direct-channel.js';
 import { defineNotification, defineProgress, defineRequest } from '../define.js';
 import { ToolMetadataFields, ToolResultContentBlocks } from './tool-metadata.js';
 import { ExecOutputSegmentSchema } from './workspace.js';
@@ -43,6 +44,8 @@ export const CallContext = lazySchema(() => z.object({
   callToken: z.string().optional(),
   /** Wall-clock deadline (ms since epoch) the kernel will enforce. */
   deadline: z.number().optional(),
+  /** Where the session's backend serves read-only requests directly, and the grant to send (protocol.md, "Direct channel"). @since 1 */
+  workspaceChannel: WorkspaceChannel.optional(),
 }));
 export type CallContext = z.infer<typeof CallContext>;
 

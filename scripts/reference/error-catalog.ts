@@ -158,6 +158,7 @@ export const PROTOCOL_ERRORS: Catalog<ProtocolErrorCodeName> = {
   VersionMismatch: e('No protocol version in common; the message names both sides\'.', 'Speak a version the kernel offers.'),
   PolicyDenied: e('A policy refused the operation.', 'See the policy\'s reason.'),
   ConfinementDenied: e('A confined plugin tried something its manifest does not declare (`CONFINEMENT_DENIED`).', "Declare it in the plugin's manifest `confinement`, if the plugin should be allowed to."),
+  DirectGrantRefused: e("A backend would not answer a request on its direct channel (a session it does not hold, a grant that does not verify, too busy, a failure that is not a workspace refusal).", 'Send the same request through the kernel (`workspace/*`); the SDK does.'),
   DeadlineExceeded: e('The per-call deadline passed.', 'Report progress, or raise the deadline.'),
   CapabilityMissing: e('The receiver did not declare the capability the method needs.', 'Declare it in the handshake.'),
   MessageTooLarge: e('A message exceeded the size cap.', 'Send less per message.'),

@@ -41,6 +41,7 @@ import { baseContext, ownProperty } from './context.js';
 import { invalidArgumentsResult } from './invalid-arguments.js';
 import { guarded } from './wire-errors.js';
 import { createWorkspaceProxy } from './workspace-proxy.js';
+import { directChannel } from './direct-sessions.js';
 import { createCallKernelClient, type CallKernelClient } from './kernel-client.js';
 
 /** Shared state the handlers read; owned by bindPlugin. */
@@ -90,7 +91,7 @@ class ToolCallContext implements ToolContext {
   }
 
   get workspace(): WorkspaceService {
-    return (this.#workspace ??= createWorkspaceProxy(this.#conn, this.#context?.sessionKey, this.#request.signal));
+    return (this.#workspace ??= createWorkspaceProxy(this.#conn, this.#context?.sessionKey, this.#request.signal, this.#context?.workspaceChannel));
   }
 
   get kernel(): CallKernelClient {
@@ -171,15 +172,18 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
     const call = signalFor(token, state.shutdown.signal);
     return { call, ctx: baseContext(call, state.settings, state.log) };
   };
+  const direct = directChannel(conn, sessions, ctxFor, state.shutdown.signal);
   conn.onRequest(SandboxPrepare.type, async (raw, token) => {
     const { call, ctx } = ctxFor(token);
     const out = await guarded(call, undefined, async () => {
-      const params = SandboxPrepareParams.parse(raw);
+      const { direct: channel, ...params } = SandboxPrepareParams.parse(raw);
       const backend = backends.get(params.backendId);
       if (!backend) throw new ResponseError(ProtocolErrorCodes.CapabilityMissing, `no sandbox backend "${params.backendId}" in this plugin`);
+      // Grants of an earlier prepare die with it, whether or not this one succeeds.
+      direct.forget(params.session);
       const result = await backend.prepare(params, ctx);
       sessions.set(params.session, backend);
-      return result;
+      return channel && (await direct.offer(params.session, channel)) ? { ...result, direct: true } : result;
     });
     call.dispose();
     return out;
@@ -188,6 +192,7 @@ export function registerSandboxHandlers(conn: MessageConnection, state: PluginSt
     const { call, ctx } = ctxFor(token);
     const out = await guarded(call, undefined, async () => {
       const { session } = SandboxRelease.params.parse(raw);
+      direct.forget(session);
       await sessions.get(session)?.release?.(session, ctx);
       sessions.delete(session);
       return null;

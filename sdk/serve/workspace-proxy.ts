@@ -9,10 +9,13 @@ import {
   type ExecOutputListener,
   type ExecRunOperation,
   type WorkspaceErrorCode,
+  type DirectOperation,
+  type WorkspaceChannel,
   type WorkspaceOperation,
   type WorkspaceService,
 } from '../../protocol/index.js';
 import { WorkspaceError } from '../plugin/errors.js';
+import { directRequest } from './direct-client.js';
 
 function tokenFor(signal: AbortSignal | undefined): CancellationTokenSource | undefined {
   if (!signal) return undefined;
@@ -59,13 +62,20 @@ async function execWithOutput(conn: MessageConnection, params: object, signal: A
  * The `workspace` a tool handler sees: each method is a `workspace/*` request to the kernel,
  * tagged with the calling session and cancelled with the call (its signal is the default).
  */
-export function createWorkspaceProxy(conn: MessageConnection, sessionKey: string | undefined, callSignal: AbortSignal): WorkspaceService {
+export function createWorkspaceProxy(conn: MessageConnection, sessionKey: string | undefined, callSignal: AbortSignal, channel?: WorkspaceChannel): WorkspaceService {
   const s = (signal?: AbortSignal): AbortSignal => signal ?? callSignal;
+  // Read-only operations go straight to the backend when the call's context granted it, else (or when the backend declines) through the kernel.
+  const readOnly = channel && sessionKey !== undefined
+    ? async (op: DirectOperation, params: Record<string, unknown>, signal: AbortSignal): Promise<any> => {
+      const direct = await directRequest(channel, sessionKey, op, params, signal);
+      return direct ? direct.value : call(conn, op, { sessionKey, ...params }, signal);
+    }
+    : (op: DirectOperation, params: Record<string, unknown>, signal: AbortSignal): Promise<any> => call(conn, op, { sessionKey, ...params }, signal);
   return {
-    read: (path, options, signal) => call(conn, 'read', { sessionKey, path, options }, s(signal)),
+    read: (path, options, signal) => readOnly('read', { path, options }, s(signal)),
     write: (path, content, options, signal) => call(conn, 'write', { sessionKey, path, content, options }, s(signal)),
-    stat: (path, signal) => call(conn, 'stat', { sessionKey, path }, s(signal)),
-    readDirectory: (path, signal) => call(conn, 'readDirectory', { sessionKey, path }, s(signal)),
+    stat: (path, signal) => readOnly('stat', { path }, s(signal)),
+    readDirectory: (path, signal) => readOnly('readDirectory', { path }, s(signal)),
     mkdir: async (path, options, signal) => void (await call(conn, 'mkdir', { sessionKey, path, options }, s(signal))),
     remove: async (path, options, signal) => void (await call(conn, 'remove', { sessionKey, path, options }, s(signal))),
     rename: async (from, to, signal) => void (await call(conn, 'rename', { sessionKey, from, to }, s(signal))),

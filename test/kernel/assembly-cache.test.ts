@@ -29,7 +29,7 @@ describe('assembly caches per run shape', () => {
     const k = await start();
     const first = k.assembleTools({ agentId: 'main', sessionKey: 'one' });
     const second = k.assembleTools({ agentId: 'main', sessionKey: 'two' });
-    expect(first.tools.map((tool) => tool.name).sort()).toEqual(['hold', 'whoami']);
+    expect(first.tools.map((tool) => tool.name).sort()).toEqual(['channel', 'direct', 'hold', 'whoami']);
     // Called in the other order than assembled: a binding shared through the cache would show here.
     const two = text(await second.execute('whoami', {}));
     const one = text(await first.execute('whoami', {}));

@@ -1,19 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { WorkspaceRouter } from '../../kernel/workspace/router.js';
+import { WorkspaceRouter, type WorkspaceFailure } from '../../kernel/workspace/router.js';
+import { verifyDirectGrant } from '../../protocol/index.js';
 import type { PluginHost } from '../../kernel/host/index.js';
 
 /** A host double: records backend requests; one plugin "box" provides backend "box". */
 function fakeHost() {
   const requests: { method: string; params: Record<string, unknown>; opts?: { signal?: AbortSignal; timeoutMs?: number } }[] = [];
   let handler: ((pluginId: string, sessionKey: string | undefined, method: string, params: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>) | undefined;
-  const backend = { pid: 100 };
+  const backend = { pid: 100, direct: false };
+  let directFailure: ((backendPluginId: string, report: Record<string, unknown>) => Promise<void>) | undefined;
   const host = {
     setWorkspaceHandler: (h: typeof handler) => (handler = h),
+    setDirectFailureHandler: (h: typeof directFailure) => (directFailure = h),
+    directSocketFor: (pluginId: string) => `/run/direct/${pluginId}.sock`,
+    pluginPid: () => backend.pid,
     contributions: () => [{ pluginId: 'box', state: 'ready', required: false, contributes: { tools: [], hooks: [], skillSources: [], sandboxBackends: [{ id: ' BOX ', capabilities: ['read'] }] } }],
     pluginStatus: () => ({ pid: backend.pid }),
     invokeBackend: async (_plugin: string, descriptor: { method: string }, params: Record<string, unknown>, opts?: { signal?: AbortSignal; timeoutMs?: number }) => {
       requests.push({ method: descriptor.method, params, opts });
-      return descriptor.method === 'sandbox/prepare' ? { session: params.session, workdir: '/workspace' } : { ok: true };
+      return descriptor.method === 'sandbox/prepare' ? { session: params.session, workdir: '/workspace', ...(backend.direct ? { direct: true } : {}) } : { ok: true };
     },
   } as unknown as PluginHost;
   return {
@@ -22,6 +27,7 @@ function fakeHost() {
     backend,
     request: (pluginId: string, sessionKey: string | undefined) => handler!(pluginId, sessionKey, 'read', { path: 'a.txt', sessionKey }),
     raw: (session: string, method: string, params: Record<string, unknown>, signal?: AbortSignal) => handler!('shell', session, method, params, signal),
+    reportDirectFailure: (backendPluginId: string, report: Record<string, unknown>) => directFailure!(backendPluginId, report),
   };
 }
 
@@ -104,5 +110,77 @@ describe('the workspace router and the backend it calls for a tool', () => {
     backend.pid = 101;
     await request('fs', session);
     expect(requests.map((r) => r.method)).toEqual(['sandbox/prepare', 'sandbox/read', 'sandbox/read', 'sandbox/prepare', 'sandbox/read']);
+  });
+});
+
+describe('the workspace router and the direct channel', () => {
+  const secretOf = (requests: { method: string; params: Record<string, unknown> }[], nth = 0) =>
+    (requests.filter((r) => r.method === 'sandbox/prepare')[nth]!.params.direct as { secret: string }).secret;
+
+  it('grants a plugin its session only once the backend serves it directly, and each new prepare voids the grants before it', async () => {
+    const { host, requests, request, backend } = fakeHost();
+    backend.direct = true;
+    const router = new WorkspaceRouter(host);
+    const first = router.beginCall('fs', 's1', placement);
+    expect(first.channel).toBeUndefined(); // not prepared yet
+    await request('fs', first.session);
+    expect(requests[0]!.params.direct).toEqual({ socket: '/run/direct/box.sock', secret: expect.stringMatching(/^[\w-]{43}$/) });
+    const second = router.beginCall('fs', 's1', placement);
+    expect(second.channel).toEqual({ socket: '/run/direct/box.sock', plugin: 'fs', grant: expect.any(String) });
+    expect(verifyDirectGrant(secretOf(requests), second.session, 'fs', second.channel!.grant)).toBe(true);
+    expect(verifyDirectGrant(secretOf(requests), second.session, 'shell', second.channel!.grant)).toBe(false);
+    // Another plugin, another grant; another session, another grant.
+    expect(router.beginCall('shell', 's1', placement).channel!.grant).not.toBe(second.channel!.grant);
+    // A restarted backend: no grant until the session is prepared again, with a new secret.
+    backend.pid = 101;
+    expect(router.beginCall('fs', 's1', placement).channel).toBeUndefined();
+    await request('fs', first.session);
+    const third = router.beginCall('fs', 's1', placement);
+    expect(secretOf(requests, 1)).not.toBe(secretOf(requests));
+    expect(verifyDirectGrant(secretOf(requests, 1), third.session, 'fs', third.channel!.grant)).toBe(true);
+    expect(third.channel!.grant).not.toBe(second.channel!.grant);
+  });
+
+  it('makes no grant when the backend does not take the channel up, or the kernel does not offer it', async () => {
+    const { host, requests, request, backend } = fakeHost();
+    const router = new WorkspaceRouter(host);
+    const { session } = router.beginCall('fs', 's1', placement);
+    await request('fs', session);
+    expect(router.beginCall('fs', 's1', placement).channel).toBeUndefined();
+    backend.direct = true;
+    const off = fakeHost();
+    off.backend.direct = true;
+    const routedOnly = new WorkspaceRouter(off.host, undefined, undefined, { directChannel: false });
+    await off.request('fs', routedOnly.beginCall('fs', 's1', placement).session);
+    expect(off.requests[0]!.params.direct).toBeUndefined();
+    expect(routedOnly.beginCall('fs', 's1', placement).channel).toBeUndefined();
+    expect(requests[0]!.params.direct).toBeDefined();
+  });
+
+  it('makes no grant while the session would be prepared with other config (a skill mount changed)', async () => {
+    const { host, request, backend } = fakeHost();
+    backend.direct = true;
+    let extra: Record<string, unknown> | undefined = { readOnlyMounts: ['/skills/a'] };
+    const router = new WorkspaceRouter(host, () => extra);
+    await request('fs', router.beginCall('fs', 's1', placement).session);
+    expect(router.beginCall('fs', 's1', placement).channel).toBeDefined();
+    extra = { readOnlyMounts: [] };
+    expect(router.beginCall('fs', 's1', placement).channel).toBeUndefined();
+  });
+
+  it('records a direct refusal only from the session\'s own backend, for a plugin called for the session', async () => {
+    const { host, request, backend, reportDirectFailure } = fakeHost();
+    backend.direct = true;
+    const failures: WorkspaceFailure[] = [];
+    const router = new WorkspaceRouter(host, undefined, (failure) => void failures.push(failure));
+    const { session } = router.beginCall('fs', 's1', placement);
+    await request('fs', session);
+    const report = { session, plugin: 'fs', operation: 'read', code: 'PATH_OUTSIDE_MOUNT', message: 'escapes' };
+    await reportDirectFailure('box', report);
+    expect(failures).toEqual([expect.objectContaining({ pluginId: 'fs', backendPluginId: 'box', agentId: 'main', sessionKey: 's1', operation: 'read', error: expect.objectContaining({ workspaceCode: 'PATH_OUTSIDE_MOUNT', message: 'escapes' }) })]);
+    await expect(reportDirectFailure('other-backend', report)).rejects.toThrow(/does not serve/);
+    await expect(reportDirectFailure('box', { ...report, plugin: 'never-called' })).rejects.toThrow(/does not serve/);
+    await expect(reportDirectFailure('box', { ...report, session: 'main/unknown#000000000000' })).rejects.toThrow(/does not serve/);
+    expect(failures).toHaveLength(1);
   });
 });
