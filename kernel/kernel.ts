@@ -142,6 +142,8 @@ export function createKernel(given: PincerConfig, options: KernelOptions = {}): 
   const resolveRun = createRunResolver(config, { cwd, configPath: options.configPath, plugins, protectedPaths });
   const skills = createSkillsService({ host, config, resolveRun, cwd, configPath: options.configPath, log });
   const router = new WorkspaceRouter(host, (placement) => skills.prepareConfig(placement), audit.workspace, { directChannel: options.directChannel ?? true });
+  // A skill mount that changed must not stay readable through a grant made before.
+  skills.api.onChange(() => router.refreshDirectSessions());
   audit.sessionKeyOf = (handle) => router.sessionKeyOf(handle);
   // Policy warnings have their own source, so a door that shows a ToolSet's warnings can leave these log lines out.
   const policy = createPolicyEngine(config, { warn: (message) => log({ level: 'warn', source: 'policy', message }) });

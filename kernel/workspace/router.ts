@@ -211,6 +211,28 @@ export class WorkspaceRouter {
     onProgress?: (value: ExecProgressValue) => void,
   ): Promise<unknown> {
     const [handle, session] = this.#sessionFor(pluginId, named);
+    const backendPlugin = await this.#ensurePrepared(handle, session);
+    const { sessionKey: _ignored, progressToken: _plugins, ...rest } = params;
+    const descriptor = method in SANDBOX_METHODS ? SANDBOX_METHODS[method as WorkspaceOperation] : SANDBOX_RUN_METHODS[method as ExecRunOperation];
+    // A backend's report reaches the tool plugin only in the shape the protocol allows, like its result.
+    const relay = method === 'exec' && onProgress ? (raw: unknown) => {
+      const value = ExecProgressValue.safeParse(raw);
+      if (value.success) onProgress(value.data);
+    } : undefined;
+    // The plugin's cancellation reaches the backend (which kills the command), and a long exec gets its own deadline.
+    const opts = { signal, timeoutMs: backendRequestDeadline(method, rest), onProgress: relay };
+    try {
+      return await this.#host.invokeBackend(backendPlugin, descriptor, { ...rest, session: handle } as never, opts);
+    } catch (error) {
+      throw keepWorkspaceCode(error);
+    }
+  }
+
+  /**
+   * Prepares the session in its backend unless it is prepared there with the config it would
+   * get now (its placement's, plus the extra config: skill mounts); the backend plugin.
+   */
+  async #ensurePrepared(handle: string, session: Session): Promise<string> {
     const { placement } = session;
     const backendPlugin = (session.pluginId ??= resolveBackendPlugin(this.#host.contributions(), placement));
     const extra = this.#extraConfig?.(placement);
@@ -249,19 +271,18 @@ export class WorkspaceRouter {
         });
     }
     await session.prepared;
-    const { sessionKey: _ignored, progressToken: _plugins, ...rest } = params;
-    const descriptor = method in SANDBOX_METHODS ? SANDBOX_METHODS[method as WorkspaceOperation] : SANDBOX_RUN_METHODS[method as ExecRunOperation];
-    // A backend's report reaches the tool plugin only in the shape the protocol allows, like its result.
-    const relay = method === 'exec' && onProgress ? (raw: unknown) => {
-      const value = ExecProgressValue.safeParse(raw);
-      if (value.success) onProgress(value.data);
-    } : undefined;
-    // The plugin's cancellation reaches the backend (which kills the command), and a long exec gets its own deadline.
-    const opts = { signal, timeoutMs: backendRequestDeadline(method, rest), onProgress: relay };
-    try {
-      return await this.#host.invokeBackend(backendPlugin, descriptor, { ...rest, session: handle } as never, opts);
-    } catch (error) {
-      throw keepWorkspaceCode(error);
+    return backendPlugin;
+  }
+
+  /**
+   * The extra prepare config may have changed (a skill source changed): prepare again now every
+   * session served directly whose config changed, so no grant outlives the config it was made
+   * under, even for a plugin that never calls again. Routed requests prepare again on their own.
+   */
+  refreshDirectSessions(): void {
+    for (const [handle, session] of this.#sessions) {
+      if (session.direct === undefined || this.#extraConfig?.(session.placement) === session.extra?.value) continue;
+      this.#ensurePrepared(handle, session).catch(() => undefined); // a failed prepare is retried by the next request
     }
   }
 

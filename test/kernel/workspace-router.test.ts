@@ -168,6 +168,26 @@ describe('the workspace router and the direct channel', () => {
     expect(router.beginCall('fs', 's1', placement).channel).toBeUndefined();
   });
 
+  it('prepares a directly served session again as soon as its skill mounts change, so no earlier grant stays good', async () => {
+    const { host, requests, request, backend } = fakeHost();
+    backend.direct = true;
+    let extra: Record<string, unknown> | undefined = { readOnlyMounts: ['/skills/a'] };
+    const router = new WorkspaceRouter(host, () => extra);
+    await request('fs', router.beginCall('fs', 's1', placement).session);
+    const before = router.beginCall('fs', 's1', placement).channel!;
+    router.refreshDirectSessions(); // nothing changed: nothing sent
+    expect(requests.filter((r) => r.method === 'sandbox/prepare')).toHaveLength(1);
+    extra = { readOnlyMounts: [] };
+    router.refreshDirectSessions(); // no call, no request: the kernel prepares it on its own
+    await new Promise((resolve) => setImmediate(resolve));
+    const prepares = requests.filter((r) => r.method === 'sandbox/prepare');
+    expect(prepares).toHaveLength(2);
+    expect(prepares[1]!.params).toMatchObject({ config: { readOnlyMounts: [] } });
+    expect(secretOf(requests, 1)).not.toBe(secretOf(requests));
+    const after = router.beginCall('fs', 's1', placement).channel!;
+    expect(after.grant).not.toBe(before.grant);
+  });
+
   it('records a direct refusal only from the session\'s own backend, for a plugin called for the session', async () => {
     const { host, request, backend, reportDirectFailure } = fakeHost();
     backend.direct = true;
