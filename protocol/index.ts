@@ -7,6 +7,7 @@ export type { AnyDescriptor, MethodDirection, MethodMeta, NotificationDescriptor
 
 export {
   DEFAULT_MAX_MESSAGE_BYTES,
+  MAX_UNREAD_ANSWER_BYTES,
   KERNEL_PID_ENV,
   PLUGIN_COOKIE_ENV,
   PLUGIN_COOKIE_VALUE,
@@ -144,7 +145,7 @@ export {
   SandboxWrite,
 } from './v1/sandbox.js';
 export { directGrant, newDirectSecret, verifyDirectGrant } from './direct-grant.js';
-export { DIRECT_METHODS, DIRECT_OPERATIONS, DirectRead, DirectReadDirectory, DirectStat, SandboxDirectFailure, WorkspaceChannel } from './v1/direct-channel.js';
+export { DIRECT_METHODS, DIRECT_OPERATIONS, DIRECT_SOCKET_PATH_MAX_BYTES, DirectRead, DirectReadDirectory, DirectStat, SandboxDirectFailure, WorkspaceChannel } from './v1/direct-channel.js';
 export type { DirectOperation } from './v1/direct-channel.js';
 export { SANDBOX_ADMIN_METHODS, SandboxAdminAgent, SandboxAdminCheck, SandboxAdminImageBuild, SandboxAdminList, SandboxAdminPrune, SandboxAdminRecreate, SandboxCheckStep, SandboxListing, RecreateTargetSchema, adminCapability } from './v1/sandbox-admin.js';
 export type { SandboxAdminOperation, SandboxAdminParams, SandboxAdminResult } from './v1/sandbox-admin.js';

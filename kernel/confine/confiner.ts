@@ -60,7 +60,7 @@ export interface ConfinerOptions {
   /** A plugin tried to reach a destination it did not declare. */
   onDenied?: (pluginId: string, what: string) => void;
   /** The direct-channel socket directories, mounted into every confined plugin. */
-  directChannel?: { root: string; slotFor(pluginId: string): string };
+  directChannel?: { mountsFor(pluginId: string): { root: string; own: string } | undefined };
 }
 
 /**
@@ -179,7 +179,7 @@ export class Confiner {
         stateDir: this.options.stateDir,
         cwd: startDir,
         proxySocket: proxy?.socketPath,
-        directChannel: this.options.directChannel ? { root: this.options.directChannel.root, own: this.options.directChannel.slotFor(plugin.id) } : undefined,
+        directChannel: this.options.directChannel?.mountsFor(plugin.id),
         seccomp: seccomp !== undefined,
       });
       const warning = !grants.spawn && !seccomp ? `plugin "${plugin.id}": "no spawn" cannot be enforced on ${process.arch}` : undefined;

@@ -6,6 +6,7 @@ import {
   PluginStatusChanged,
   PluginStatusChangedParams,
   type PluginComponentStatus,
+  MAX_UNREAD_ANSWER_BYTES,
   ProtocolErrorCodes,
   SandboxDirectFailure,
   SkillsListChanged,
@@ -115,6 +116,9 @@ export function openPluginConnection(transport: MessageTransport, hooks: Connect
       const release = await limit.acquire(controller.signal);
       try {
         if (!release) return controller.signal.aborted ? workspaceError(controller.signal.reason) : busy(hooks.pluginId);
+        // A plugin that asks and never reads its answers gets no more served until it does.
+        await transport.backlogBelow?.(MAX_UNREAD_ANSWER_BYTES, controller.signal);
+        if (controller.signal.aborted) return workspaceError(controller.signal.reason);
         return (await handler(hooks.pluginId, sessionKey, op, params, controller.signal, onProgress)) ?? null;
       } catch (error) {
         return workspaceError(error);

@@ -104,7 +104,7 @@ export function createPluginHost(options: PluginHostOptions) {
   const logger = options.logger ?? defaultHostLogger;
   const stateDir = options.stateDir ?? defaultStateDir();
   const workspaceRoots = options.workspaceRoots ?? [];
-  const directDirs = new DirectChannelDirs();
+  const directDirs = new DirectChannelDirs(workspaceRoots, (message) => logger({ level: 'warn', source: 'kernel', message }));
   const confiner = new Confiner({
     workspaces: [],
     ...options.confinement,
@@ -263,7 +263,7 @@ export function createPluginHost(options: PluginHostOptions) {
       directFailureHandler = handler;
     },
     /** Where a backend plugin serves its direct channel (a path in the kernel's private socket directory). */
-    directSocketFor: (pluginId: string): string => directDirs.socketFor(pluginId),
+    directSocketFor: (pluginId: string): string | undefined => directDirs.socketFor(pluginId),
     /** Installs the turn and task services plugins may ask for. */
     setHostServices(handler: HostServices | undefined): void {
       services = handler;

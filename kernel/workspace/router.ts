@@ -248,7 +248,8 @@ export class WorkspaceRouter {
     if (session.prepared === undefined) {
       // A new prepare voids the direct grants made before it: its secret is new.
       session.direct = undefined;
-      const direct = this.#direct ? { socket: this.#host.directSocketFor(backendPlugin), secret: newDirectSecret() } : undefined;
+      const socket = this.#direct ? this.#host.directSocketFor(backendPlugin) : undefined;
+      const direct = socket === undefined ? undefined : { socket, secret: newDirectSecret() };
       session.prepared = this.#host
         .invokeBackend(backendPlugin, SandboxPrepare, {
           session: handle,

@@ -14,6 +14,11 @@ export interface MessageTransport {
   readonly writer: MessageWriter;
   /** Ends the outgoing stream; the peer sees its reader close. */
   close(): void;
+  /**
+   * Resolves once at most `limit` bytes wait to go out (see NdjsonMessageWriter.backlogBelow):
+   * a server awaits it before it serves a peer's next request.
+   */
+  backlogBelow?(limit: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** Builds an ndjson transport over a pair of byte streams. */
@@ -25,7 +30,7 @@ export function createStreamTransport(
   const opts = { peer: options.peer, maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES };
   const writer = new NdjsonMessageWriter(output, opts);
   // Through the writer: what it accepted in this tick goes out before the end.
-  return { reader: new NdjsonMessageReader(input, opts), writer, close: () => writer.end() };
+  return { reader: new NdjsonMessageReader(input, opts), writer, close: () => writer.end(), backlogBelow: (limit, signal) => writer.backlogBelow(limit, signal) };
 }
 
 /**

@@ -62,6 +62,34 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     });
   }
 
+  /** Bytes accepted and not yet taken by the operating system (this tick's batch included). */
+  backlogBytes(): number {
+    let bytes = this.writable.writableLength;
+    for (const text of this.batch) bytes += text.length;
+    return bytes;
+  }
+
+  /**
+   * Resolves once the backlog is at most `limit` bytes, the channel closed, or `signal` aborted.
+   * Why: a peer that sends requests and never reads the answers would otherwise have every
+   * answer held here, without bound; a server waits on this before it starts the next one.
+   */
+  backlogBelow(limit: number, signal?: AbortSignal): Promise<void> {
+    if (this.backlogBytes() <= limit || this.closed() || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (this.backlogBytes() > limit && !this.closed() && !signal?.aborted) return;
+        this.writable.off('drain', check);
+        this.writable.off('close', check);
+        signal?.removeEventListener('abort', check);
+        resolve();
+      };
+      this.writable.on('drain', check);
+      this.writable.on('close', check);
+      signal?.addEventListener('abort', check, { once: true });
+    });
+  }
+
   end(): void {
     this.flush(); // what was accepted goes out before the end
     this.writable.end();

@@ -17,6 +17,12 @@ import { lazySchema } from '../lazy-schema.js';
 import { WORKSPACE_OPERATIONS } from './workspace.js';
 import { WORKSPACE_ERROR_CODES } from './workspace-types.js';
 
+/**
+ * The longest direct socket path either end uses, in bytes. sun_path holds 107 and a longer
+ * path is cut short without an error (libuv), which would name someone else's socket. @since 1
+ */
+export const DIRECT_SOCKET_PATH_MAX_BYTES = 100;
+
 /** The operations a tool plugin may send on the direct channel: those that change nothing. */
 export const DIRECT_OPERATIONS = Object.freeze(['read', 'stat', 'readDirectory'] as const);
 export type DirectOperation = (typeof DIRECT_OPERATIONS)[number];

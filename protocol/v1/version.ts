@@ -31,6 +31,11 @@ export const PLUGIN_DATA_DIR_ENV = 'PINCER_PLUGIN_DATA_DIR';
 export const RPC_FD = 3;
 /** Default cap on one framed message, in bytes (8 MiB). @since 1 */
 export const DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+/**
+ * Answers a server lets wait unread for one peer, in bytes (8 MiB): past it, it serves that
+ * peer's next request once the peer has read enough of them. @since 1
+ */
+export const MAX_UNREAD_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** Transports a plugin can be started with. @since 1 */
 export type TransportKind = 'fd3' | 'stdio';

@@ -8,6 +8,7 @@ import { CancellationTokenSource, ResponseError, createMessageConnection, type M
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
   DIRECT_METHODS,
+  DIRECT_SOCKET_PATH_MAX_BYTES,
   ProtocolErrorCodes,
   WORKSPACE_ERROR_CODES,
   WORKSPACE_OPERATIONS,
@@ -59,6 +60,8 @@ function connectionTo(socketPath: string): Promise<MessageConnection | undefined
   const conn = connections.get(socketPath);
   if (conn) return conn;
   if ((unreachableUntil.get(socketPath) ?? 0) > Date.now()) return undefined;
+  // A longer path would be cut short, silently, to a name the backend does not hold.
+  if (Buffer.byteLength(socketPath) > DIRECT_SOCKET_PATH_MAX_BYTES) return undefined;
   const opened = open(socketPath, () => {
     if (connections.get(socketPath) === opened) connections.delete(socketPath);
   });

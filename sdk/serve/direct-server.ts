@@ -10,12 +10,12 @@ import { mkdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { ResponseError, createMessageConnection, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node';
-import { DEFAULT_MAX_MESSAGE_BYTES, DIRECT_METHODS, DIRECT_OPERATIONS, ProtocolErrorCodes, createStreamTransport, type DirectOperation } from '../../protocol/index.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, DIRECT_METHODS, DIRECT_SOCKET_PATH_MAX_BYTES, DIRECT_OPERATIONS, MAX_UNREAD_ANSWER_BYTES, ProtocolErrorCodes, createStreamTransport, type DirectOperation } from '../../protocol/index.js';
 
 /** Connections one socket keeps open at once; a plugin needs one, so this only stops a flood. */
 export const DIRECT_MAX_CONNECTIONS = 64;
-/** Requests one connection may have in flight; more are refused (and go through the kernel, which has its own limit). */
-export const DIRECT_MAX_IN_FLIGHT = 64;
+/** Requests one connection may have in flight; more are refused (and go through the kernel, which has its own limit, 16). */
+export const DIRECT_MAX_IN_FLIGHT = 16;
 
 export type DirectServe = (op: DirectOperation, raw: Record<string, unknown>, token: CancellationToken) => Promise<unknown>;
 
@@ -50,6 +50,11 @@ export class DirectChannelServer {
 
   #open(socketPath: string): Promise<net.Server | undefined> {
     return new Promise((resolve) => {
+      // A longer path would be cut short, silently, to a name that is not ours.
+      if (Buffer.byteLength(socketPath) > DIRECT_SOCKET_PATH_MAX_BYTES) {
+        resolve(undefined);
+        return;
+      }
       try {
         // The kernel made the directory ours; a socket left by our previous process would refuse the bind.
         mkdirSync(path.dirname(socketPath), { recursive: true, mode: 0o700 });
@@ -79,15 +84,30 @@ export class DirectChannelServer {
     const transport = createStreamTransport(socket, socket, { peer: 'direct-channel client', maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES });
     const conn = createMessageConnection(transport.reader, transport.writer, quiet);
     let inFlight = 0;
+    // A client that sends and never reads: stop reading it while its answers pile up unread
+    // (refusals included), and start nothing new for it until it has read them.
+    let paused = false;
+    const holdReading = (): void => {
+      if (paused || socket.destroyed || socket.writableLength <= MAX_UNREAD_ANSWER_BYTES) return;
+      paused = true;
+      socket.pause();
+      void transport.backlogBelow!(MAX_UNREAD_ANSWER_BYTES).then(() => {
+        paused = false;
+        if (!socket.destroyed) socket.resume();
+      });
+    };
     for (const op of DIRECT_OPERATIONS) {
       conn.onRequest(DIRECT_METHODS[op].type as never, async (raw: unknown, token: CancellationToken) => {
+        holdReading();
         if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return directRefusal('params must be an object');
         if (inFlight >= DIRECT_MAX_IN_FLIGHT) return directRefusal('too many direct requests in flight on this connection');
         inFlight++;
         try {
+          await transport.backlogBelow!(MAX_UNREAD_ANSWER_BYTES);
           return await this.#serve(op, raw as Record<string, unknown>, token);
         } finally {
           inFlight--;
+          setImmediate(holdReading); // the answer is written by then
         }
       });
     }

@@ -40,7 +40,7 @@ describe('a plugin that floods the kernel', () => {
     host.onDidChange(() => void (changes += 1));
     expect(text(await host.invokeTool('flood', 'flood_updates', { count: 4_000 }))).toBe('sent 4000');
     await waitFor(() => host.contributedTools().some((t) => t.name === 'generated_4000'), 10_000, 'last update applied');
-    expect(host.contributedTools().map((t) => t.name)).toEqual(['flood_updates', 'flood_workspace', 'generated_4000']);
+    expect(host.contributedTools().map((t) => t.name)).toEqual(['flood_updates', 'flood_workspace', 'flood_unread', 'generated_4000']);
     expect(changes).toBeLessThan(20);
   });
 
@@ -51,7 +51,7 @@ describe('a plugin that floods the kernel', () => {
     await waitFor(() => logs.some((l) => l.message.includes('did not declare capabilities.toolsListChanged')), 5_000, 'warning');
     // Past the coalescing window, an accepted update would have been applied by now.
     await new Promise((r) => setTimeout(r, TOOL_UPDATE_WINDOW_MS * 2));
-    expect(host.contributedTools().map((t) => t.name)).toEqual(['flood_updates', 'flood_workspace']);
+    expect(host.contributedTools().map((t) => t.name)).toEqual(['flood_updates', 'flood_workspace', 'flood_unread']);
     expect(logs.filter((l) => l.message.includes('ignored tools/listChanged'))).toHaveLength(1);
   });
 
@@ -72,5 +72,22 @@ describe('a plugin that floods the kernel', () => {
     expect(outcome.served + outcome.refused).toBe(2_000);
     expect(outcome.refused).toBeGreaterThan(0);
     expect(outcome.served).toBeGreaterThanOrEqual(16 + 256);
+  });
+
+  it('is served no more workspace reads while it leaves their answers unread, and the rest once it reads again', async () => {
+    const { host } = testHost([{ id: 'flood', module: fixture('floods-tool-updates'), timeouts: { callMs: 60_000 } }]);
+    current = host;
+    let served = 0;
+    const content = 'x'.repeat(1024 * 1024);
+    host.setWorkspaceHandler(async (_plugin, _session, _method, params) => {
+      served += 1;
+      return { path: params.path, content, encoding: 'utf8', size: content.length };
+    });
+    expect(text(await host.invokeTool('flood', 'flood_unread', { count: 200, pauseMs: 2_500 }))).toBe('sent 200');
+    await new Promise((r) => setTimeout(r, 1_500));
+    // 8 MiB of unread answers, and the 16 the limit lets start: not the 200 MiB it asked for.
+    expect(served).toBeGreaterThan(0);
+    expect(served).toBeLessThanOrEqual(8 + 16 + 8);
+    await waitFor(() => served === 200, 30_000, 'the other reads, once it reads again');
   });
 });
