@@ -22,12 +22,12 @@ import {
   type WorkspaceOperation,
 } from '../../protocol/index.js';
 import type { z } from 'zod';
-
-type SandboxDirectFailureParams = z.infer<typeof SandboxDirectFailure.params>;
 import { watchChannel } from './channel-state.js';
 import { registerHostServices, type HostServices } from './host-services.js';
 import type { PluginLogSink } from './plugin-log.js';
 import { RequestLimit } from './request-limit.js';
+
+type SandboxDirectFailureParams = z.infer<typeof SandboxDirectFailure.params>;
 
 /**
  * Answers a plugin's `workspace/*` request; the kernel routes it to the session's sandbox.

@@ -154,8 +154,9 @@ export class WorkspaceRouter {
   /**
    * The direct channel grant of a plugin being called for the session: only once the session is
    * prepared, in the backend process still running, with the prepare config it would get now
-   * (a changed one is prepared again by the next routed request, which voids the grants made
-   * before). Until then the plugin's requests all go through the kernel.
+   * (a session whose config changed is prepared again, by refreshDirectSessions or its next
+   * routed request, which voids the grants made before). Until then the plugin's requests all
+   * go through the kernel.
    */
   #channelFor(pluginId: string, handle: string, session: Session): WorkspaceChannel | undefined {
     const direct = session.direct;
