@@ -42,7 +42,9 @@ const call = async (agentId: string, tool: string, params: Record<string, unknow
   text(await kernel.assembleTools({ agentId, sessionKey: 'main' }).execute(tool, params));
 const grantOf = async (agentId: string): Promise<{ sessionKey: string; workspaceChannel: Channel | null }> => {
   await call(agentId, 'peek', { path: 'secret.txt' }); // prepares the session
-  return JSON.parse(await call(agentId, 'grant')) as { sessionKey: string; workspaceChannel: Channel | null };
+  const answer = await call(agentId, 'grant');
+  expect(answer, 'the hostile plugin answers its grant tool').toMatch(/^\{/);
+  return JSON.parse(answer) as { sessionKey: string; workspaceChannel: Channel | null };
 };
 const rows = async () => {
   await kernel.audit.flush();
@@ -254,6 +256,9 @@ describe('a plugin can break only itself: the shared backend under a flood', () 
   it('the backend process survives it all (no restart: no session lost its grants)', async () => {
     const status = kernel.plugins().find((p) => p.id === 'sandbox-local')!;
     expect(status.state).toBe('ready');
+    expect(status.restarts).toBe(0);
+    // The attacker never crashed either: every refusal above was an answer, not a restart.
+    expect(kernel.plugins().find((p) => p.id === 'hostile')!.restarts).toBe(0);
     await waitFor('reads to answer', async () => (await call('A', 'peek', { path: 'secret.txt' })) === 'A-secret');
   });
 });

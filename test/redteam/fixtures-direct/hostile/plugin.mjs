@@ -146,10 +146,16 @@ rpc.on('data', (chunk) => {
 });
 rpc.on('end', () => process.exit(0));
 rpc.on('error', () => process.exit(0));
+// Orphan watchdog. A confined plugin gets no PINCER_KERNEL_PID (its PID namespace has no such
+// process), so there it watches its parent only; process.kill(NaN) would throw and exit us.
+const kernelPid = Number(process.env.PINCER_KERNEL_PID) || undefined;
+const parent = process.ppid;
 setInterval(() => {
+  if (process.ppid !== parent) process.exit(0);
+  if (kernelPid === undefined) return;
   try {
-    process.kill(Number(process.env.PINCER_KERNEL_PID), 0);
-  } catch {
-    process.exit(0);
+    process.kill(kernelPid, 0);
+  } catch (error) {
+    if (error.code !== 'EPERM') process.exit(0);
   }
 }, 500).unref();
