@@ -11,7 +11,8 @@ import { envExports } from './quote.js';
  * - The input is staged in an unlinked temp file first, so the rest of the wrapper's stdin
  *   is a pure lifeline: the backend keeps it open and writes nothing more. When it closes
  *   (the backend exited or crashed, the kernel died, the connection dropped), a watcher
- *   kills the command's whole group. Nothing runs on after its backend is gone.
+ *   kills the command's whole group. Nothing runs on after its backend is gone, also when
+ *   the lifeline is closed before the command has its group (the watcher kills its pid too).
  * - The command leads a session of its own (setsid), so its group can be killed as one; it
  *   prints its pid as the first thing on stderr, before any output of its own.
  * - After it exits, whatever it left running in its group is killed, and the wrapper says so
@@ -28,7 +29,9 @@ const EXEC_BODY = [
   'w=',
   'if command -v setsid >/dev/null 2>&1; then',
   '  setsid sh -c "$r" pincer "$2" <&4 4<&- 5<&- & k=$!',
-  `  setsid sh -c 'cat >/dev/null 2>&1; kill -KILL -"$1" 2>/dev/null' pincer "$k" <&5 >/dev/null 2>&1 4<&- 5<&- & w=$!`,
+  // The pid first: a lifeline already closed ends cat before $k may have called setsid, when
+  // there is no group $k yet; killed before it, $k never runs the command.
+  `  setsid sh -c 'cat >/dev/null 2>&1; kill -KILL "$1" 2>/dev/null; kill -KILL -"$1" 2>/dev/null' pincer "$k" <&5 >/dev/null 2>&1 4<&- 5<&- & w=$!`,
   'else',
   '  sh -c "$r" pincer "$2" <&4 4<&- 5<&- & k=$!',
   'fi',
