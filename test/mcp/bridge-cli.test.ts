@@ -36,12 +36,17 @@ describe('pincer plugins with MCP servers', () => {
 describe('pincer mcp pins', () => {
   it('lists the pinned definitions and accepts a changed one by dropping its pin', async () => {
     const store = new PinStore(join(state, 'plugins/mcp-bridge/pins.json'));
+    store.forget('open', 'hang'); // the bridge of the test above may have pinned it, when it connected in time
     store.check('open', { name: 'hang', description: 'Never answers.', inputSchema: { type: 'object' } });
+    // What the bridge pinned of its own (timing decides whether it did) must outlive the accept.
+    const { hang: _accepted, ...others } = store.list().open!;
     const listed = await pincer(['mcp', 'pins', '--config', config], { env });
     expect(listed.stdout).toMatch(/open\s+hang\s+\S+\s+Never answers\./);
     const accepted = await pincer(['mcp', 'pins', 'accept', 'open', 'hang', '--config', config], { env });
     expect(accepted.stdout).toContain('1 pin dropped');
-    expect(new PinStore(join(state, 'plugins/mcp-bridge/pins.json')).list()).toEqual({});
+    const after = new PinStore(join(state, 'plugins/mcp-bridge/pins.json')).list();
+    expect(after.open?.hang).toBeUndefined();
+    expect(after.open ?? {}).toEqual(others);
     const unknown = await pincer(['mcp', 'pins', 'accept', 'nope', '--config', config], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no MCP server "nope"');
